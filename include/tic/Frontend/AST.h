@@ -1,0 +1,558 @@
+//===- AST.h - Abstract syntax tree of .tc programs -------------*- C++ -*-===//
+//
+// The AST mirrors the source closely (it is what `tic --emit=ast` prints).
+// Semantic analysis (Sema.h) annotates expressions with types and constant
+// values and produces checked, instantiated kernel bodies from it.
+//
+// Nodes use a kind enum and `classof` so `isa<>`, `cast<>` and `dyn_cast<>`
+// below work as in LLVM, without depending on LLVM.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TIC_FRONTEND_AST_H
+#define TIC_FRONTEND_AST_H
+
+#include "tic/Frontend/Diagnostics.h"
+
+#include <cassert>
+#include <cstdint>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace tic {
+
+template <typename To, typename From> bool isa(const From *node) {
+  return node && To::classof(node);
+}
+template <typename To, typename From> To *cast(From *node) {
+  assert(isa<To>(node) && "cast<> to an incompatible node kind");
+  return static_cast<To *>(node);
+}
+template <typename To, typename From> const To *cast(const From *node) {
+  assert(isa<To>(node) && "cast<> to an incompatible node kind");
+  return static_cast<const To *>(node);
+}
+template <typename To, typename From> To *dyn_cast(From *node) {
+  return isa<To>(node) ? static_cast<To *>(node) : nullptr;
+}
+template <typename To, typename From> const To *dyn_cast(const From *node) {
+  return isa<To>(node) ? static_cast<const To *>(node) : nullptr;
+}
+
+namespace ast {
+
+class Expr;
+class TypeExpr;
+using ExprPtr = std::unique_ptr<Expr>;
+using TypeExprPtr = std::unique_ptr<TypeExpr>;
+
+//===----------------------------------------------------------------------===//
+// Type expressions (syntax; Sema resolves them to tic::Type)
+//===----------------------------------------------------------------------===//
+
+/// A type argument is either a type or a constant expression
+/// (`vec<f32, 3>`, `ndarray<f32, n>`).
+class TypeExpr {
+public:
+  enum Kind { Named, Generic, Quant, Template };
+  TypeExpr(Kind k, SourceRange r) : kind(k), range(r) {}
+  virtual ~TypeExpr();
+  Kind getKind() const { return kind; }
+  const Kind kind;
+  SourceRange range;
+};
+
+class NamedTypeExpr : public TypeExpr {
+public:
+  NamedTypeExpr(SourceRange r, std::string n)
+      : TypeExpr(Named, r), name(std::move(n)) {}
+  static bool classof(const TypeExpr *t) { return t->kind == Named; }
+  std::string name;
+};
+
+struct TypeArg {
+  TypeExprPtr type; // exactly one of type / value is set
+  ExprPtr value;
+};
+
+class GenericTypeExpr : public TypeExpr {
+public:
+  GenericTypeExpr(SourceRange r, std::string n)
+      : TypeExpr(Generic, r), name(std::move(n)) {}
+  static bool classof(const TypeExpr *t) { return t->kind == Generic; }
+  std::string name;
+  std::vector<TypeArg> args;
+};
+
+struct Argument {
+  std::string name; // empty for positional arguments
+  SourceRange nameRange;
+  ExprPtr value;
+};
+
+/// `quant.int(bits: 8, signed: false)`, `quant.fixed(...)`, `quant.float(...)`.
+class QuantTypeExpr : public TypeExpr {
+public:
+  QuantTypeExpr(SourceRange r, std::string ns, std::string k)
+      : TypeExpr(Quant, r), nameSpace(std::move(ns)), quantKind(std::move(k)) {}
+  static bool classof(const TypeExpr *t) { return t->kind == Quant; }
+  std::string nameSpace; // "quant"
+  std::string quantKind; // "int", "fixed", "float"
+  std::vector<Argument> args;
+};
+
+class TemplateTypeExpr : public TypeExpr {
+public:
+  explicit TemplateTypeExpr(SourceRange r) : TypeExpr(Template, r) {}
+  static bool classof(const TypeExpr *t) { return t->kind == Template; }
+};
+
+//===----------------------------------------------------------------------===//
+// Expressions
+//===----------------------------------------------------------------------===//
+
+enum class UnaryOp { Neg, Plus, BitNot, Not };
+enum class BinaryOp {
+  Add, Sub, Mul, Div, FloorDiv, Mod, Pow, MatMul,
+  Shl, Shr, BitAnd, BitOr, BitXor,
+  And, Or,
+};
+enum class CmpOp { Eq, Ne, Lt, Le, Gt, Ge };
+
+const char *spelling(UnaryOp op);
+const char *spelling(BinaryOp op);
+const char *spelling(CmpOp op);
+
+} // namespace ast
+
+class Type; // semantic type, Types.h
+
+namespace ast {
+
+class Expr {
+public:
+  enum Kind {
+    IntLit, FloatLit, BoolLit, StringLit, Name, Call, Index, Member, Unary,
+    Binary, Compare, Ternary, Static, Cast, List, StructLit,
+  };
+  Expr(Kind k, SourceRange r) : kind(k), range(r) {}
+  virtual ~Expr();
+  Kind getKind() const { return kind; }
+  const Kind kind;
+  SourceRange range;
+  /// Set by Sema.
+  const Type *type = nullptr;
+};
+
+class IntLitExpr : public Expr {
+public:
+  IntLitExpr(SourceRange r, uint64_t v, std::string s)
+      : Expr(IntLit, r), value(v), spelling(std::move(s)) {}
+  static bool classof(const Expr *e) { return e->kind == IntLit; }
+  uint64_t value;
+  std::string spelling;
+};
+
+class FloatLitExpr : public Expr {
+public:
+  FloatLitExpr(SourceRange r, double v, bool f32Suffix, std::string s)
+      : Expr(FloatLit, r), value(v), isF32(f32Suffix), spelling(std::move(s)) {}
+  static bool classof(const Expr *e) { return e->kind == FloatLit; }
+  double value;
+  bool isF32; // written with an `f` suffix
+  std::string spelling;
+};
+
+class BoolLitExpr : public Expr {
+public:
+  BoolLitExpr(SourceRange r, bool v) : Expr(BoolLit, r), value(v) {}
+  static bool classof(const Expr *e) { return e->kind == BoolLit; }
+  bool value;
+};
+
+class StringLitExpr : public Expr {
+public:
+  StringLitExpr(SourceRange r, std::string v)
+      : Expr(StringLit, r), value(std::move(v)) {}
+  static bool classof(const Expr *e) { return e->kind == StringLit; }
+  std::string value; // escapes decoded
+};
+
+class NameExpr : public Expr {
+public:
+  NameExpr(SourceRange r, std::string n) : Expr(Name, r), name(std::move(n)) {}
+  static bool classof(const Expr *e) { return e->kind == Name; }
+  std::string name;
+};
+
+class CallExpr : public Expr {
+public:
+  CallExpr(SourceRange r, ExprPtr c) : Expr(Call, r), callee(std::move(c)) {}
+  static bool classof(const Expr *e) { return e->kind == Call; }
+  ExprPtr callee;
+  std::vector<Argument> args;
+};
+
+/// `a[i, j]`; `a[]` has no indices (0-D field).
+class IndexExpr : public Expr {
+public:
+  IndexExpr(SourceRange r, ExprPtr b) : Expr(Index, r), base(std::move(b)) {}
+  static bool classof(const Expr *e) { return e->kind == Index; }
+  ExprPtr base;
+  std::vector<ExprPtr> indices;
+};
+
+class MemberExpr : public Expr {
+public:
+  MemberExpr(SourceRange r, ExprPtr b, std::string m, SourceRange mr)
+      : Expr(Member, r), base(std::move(b)), member(std::move(m)),
+        memberRange(mr) {}
+  static bool classof(const Expr *e) { return e->kind == Member; }
+  ExprPtr base;
+  std::string member;
+  SourceRange memberRange;
+};
+
+class UnaryExpr : public Expr {
+public:
+  UnaryExpr(SourceRange r, UnaryOp o, ExprPtr x)
+      : Expr(Unary, r), op(o), operand(std::move(x)) {}
+  static bool classof(const Expr *e) { return e->kind == Unary; }
+  UnaryOp op;
+  ExprPtr operand;
+  SourceRange opRange;
+};
+
+class BinaryExpr : public Expr {
+public:
+  BinaryExpr(SourceRange r, BinaryOp o, ExprPtr l, ExprPtr rr)
+      : Expr(Binary, r), op(o), lhs(std::move(l)), rhs(std::move(rr)) {}
+  static bool classof(const Expr *e) { return e->kind == Binary; }
+  BinaryOp op;
+  ExprPtr lhs, rhs;
+  SourceRange opRange;
+};
+
+/// A comparison chain `a < b <= c` (Python semantics: `a < b and b <= c`,
+/// each operand evaluated once).
+class CompareExpr : public Expr {
+public:
+  CompareExpr(SourceRange r) : Expr(Compare, r) {}
+  static bool classof(const Expr *e) { return e->kind == Compare; }
+  std::vector<ExprPtr> operands; // n + 1 operands
+  std::vector<CmpOp> ops;        // n operators
+  std::vector<SourceRange> opRanges;
+};
+
+/// `x if c else y`.
+class TernaryExpr : public Expr {
+public:
+  TernaryExpr(SourceRange r, ExprPtr c, ExprPtr t, ExprPtr f)
+      : Expr(Ternary, r), cond(std::move(c)), trueValue(std::move(t)),
+        falseValue(std::move(f)) {}
+  static bool classof(const Expr *e) { return e->kind == Ternary; }
+  ExprPtr cond, trueValue, falseValue;
+};
+
+/// `static(e)`: evaluated at compile time.
+class StaticExpr : public Expr {
+public:
+  StaticExpr(SourceRange r, ExprPtr x) : Expr(Static, r), operand(std::move(x)) {}
+  static bool classof(const Expr *e) { return e->kind == Static; }
+  ExprPtr operand;
+};
+
+/// `cast<T>(e)`. Casts written `f32(e)` are calls that Sema resolves.
+class CastExpr : public Expr {
+public:
+  CastExpr(SourceRange r, TypeExprPtr t, ExprPtr x)
+      : Expr(Cast, r), target(std::move(t)), operand(std::move(x)) {}
+  static bool classof(const Expr *e) { return e->kind == Cast; }
+  TypeExprPtr target;
+  ExprPtr operand;
+};
+
+/// `[a, b, c]`: a vector, or a matrix when the elements are lists.
+class ListExpr : public Expr {
+public:
+  explicit ListExpr(SourceRange r) : Expr(List, r) {}
+  static bool classof(const Expr *e) { return e->kind == List; }
+  std::vector<ExprPtr> elements;
+};
+
+class StructLitExpr : public Expr {
+public:
+  StructLitExpr(SourceRange r, std::string n, SourceRange nr)
+      : Expr(StructLit, r), structName(std::move(n)), nameRange(nr) {}
+  static bool classof(const Expr *e) { return e->kind == StructLit; }
+  std::string structName;
+  SourceRange nameRange;
+  std::vector<Argument> members; // name: value
+};
+
+//===----------------------------------------------------------------------===//
+// Statements
+//===----------------------------------------------------------------------===//
+
+class Stmt;
+using StmtPtr = std::unique_ptr<Stmt>;
+
+struct Ident {
+  std::string name;
+  SourceRange range;
+};
+
+class Stmt {
+public:
+  enum Kind {
+    Let, Var, If, While, For, Break, Continue, Return, StaticAssert, Assign,
+    ExprStmt, Block,
+  };
+  Stmt(Kind k, SourceRange r) : kind(k), range(r) {}
+  virtual ~Stmt();
+  Kind getKind() const { return kind; }
+  const Kind kind;
+  SourceRange range;
+};
+
+class BlockStmt : public Stmt {
+public:
+  explicit BlockStmt(SourceRange r) : Stmt(Block, r) {}
+  static bool classof(const Stmt *s) { return s->kind == Block; }
+  std::vector<StmtPtr> body;
+};
+using BlockPtr = std::unique_ptr<BlockStmt>;
+
+/// `let x = e;`, `let x: T = e;`, `let a, b, c = e;` (destructuring).
+class LetStmt : public Stmt {
+public:
+  explicit LetStmt(SourceRange r) : Stmt(Let, r) {}
+  static bool classof(const Stmt *s) { return s->kind == Let; }
+  std::vector<Ident> names;
+  TypeExprPtr declType; // optional
+  ExprPtr init;
+};
+
+/// `var x: T = e;`, `var x = e;`, `var x: T;` (zero-initialised).
+class VarStmt : public Stmt {
+public:
+  explicit VarStmt(SourceRange r) : Stmt(Var, r) {}
+  static bool classof(const Stmt *s) { return s->kind == Var; }
+  Ident name;
+  TypeExprPtr declType; // optional
+  ExprPtr init;         // optional
+};
+
+class IfStmt : public Stmt {
+public:
+  explicit IfStmt(SourceRange r) : Stmt(If, r) {}
+  static bool classof(const Stmt *s) { return s->kind == If; }
+  ExprPtr cond;
+  BlockPtr thenBody;
+  StmtPtr elseBody; // BlockStmt, IfStmt or null
+};
+
+class WhileStmt : public Stmt {
+public:
+  explicit WhileStmt(SourceRange r) : Stmt(While, r) {}
+  static bool classof(const Stmt *s) { return s->kind == While; }
+  ExprPtr cond;
+  BlockPtr body;
+};
+
+class ForStmt : public Stmt {
+public:
+  explicit ForStmt(SourceRange r) : Stmt(For, r) {}
+  static bool classof(const Stmt *s) { return s->kind == For; }
+  std::vector<Ident> vars;
+  ExprPtr iterable;
+  BlockPtr body;
+};
+
+class BreakStmt : public Stmt {
+public:
+  explicit BreakStmt(SourceRange r) : Stmt(Break, r) {}
+  static bool classof(const Stmt *s) { return s->kind == Break; }
+};
+
+class ContinueStmt : public Stmt {
+public:
+  explicit ContinueStmt(SourceRange r) : Stmt(Continue, r) {}
+  static bool classof(const Stmt *s) { return s->kind == Continue; }
+};
+
+class ReturnStmt : public Stmt {
+public:
+  explicit ReturnStmt(SourceRange r) : Stmt(Return, r) {}
+  static bool classof(const Stmt *s) { return s->kind == Return; }
+  ExprPtr value; // optional
+};
+
+class StaticAssertStmt : public Stmt {
+public:
+  explicit StaticAssertStmt(SourceRange r) : Stmt(StaticAssert, r) {}
+  static bool classof(const Stmt *s) { return s->kind == StaticAssert; }
+  ExprPtr cond;
+  std::string message; // may be empty
+};
+
+enum class AssignOp {
+  Assign, Add, Sub, Mul, Div, FloorDiv, Mod, Pow, BitAnd, BitOr, BitXor, Shl,
+  Shr, Min, Max,
+};
+const char *spelling(AssignOp op);
+
+class AssignStmt : public Stmt {
+public:
+  explicit AssignStmt(SourceRange r) : Stmt(Assign, r) {}
+  static bool classof(const Stmt *s) { return s->kind == Assign; }
+  AssignOp op = AssignOp::Assign;
+  SourceRange opRange;
+  ExprPtr target;
+  ExprPtr value;
+};
+
+class ExprStmt : public Stmt {
+public:
+  ExprStmt(SourceRange r, ExprPtr e) : Stmt(Kind::ExprStmt, r), expr(std::move(e)) {}
+  static bool classof(const Stmt *s) { return s->kind == Kind::ExprStmt; }
+  ExprPtr expr;
+};
+
+//===----------------------------------------------------------------------===//
+// Declarations
+//===----------------------------------------------------------------------===//
+
+class Decl {
+public:
+  enum Kind {
+    Const, TypeAlias, Struct, Field, Layout, Function, Instance, StaticAssert,
+  };
+  Decl(Kind k, SourceRange r) : kind(k), range(r) {}
+  virtual ~Decl();
+  Kind getKind() const { return kind; }
+  const Kind kind;
+  SourceRange range;
+};
+using DeclPtr = std::unique_ptr<Decl>;
+
+class ConstDecl : public Decl {
+public:
+  explicit ConstDecl(SourceRange r) : Decl(Const, r) {}
+  static bool classof(const Decl *d) { return d->kind == Const; }
+  Ident name;
+  TypeExprPtr declType; // optional
+  ExprPtr value;
+};
+
+class TypeAliasDecl : public Decl {
+public:
+  explicit TypeAliasDecl(SourceRange r) : Decl(TypeAlias, r) {}
+  static bool classof(const Decl *d) { return d->kind == TypeAlias; }
+  Ident name;
+  TypeExprPtr aliased;
+};
+
+struct StructMember {
+  Ident name;
+  TypeExprPtr type;
+};
+
+class StructDecl : public Decl {
+public:
+  explicit StructDecl(SourceRange r) : Decl(Struct, r) {}
+  static bool classof(const Decl *d) { return d->kind == Struct; }
+  Ident name;
+  std::vector<StructMember> members;
+};
+
+/// `field a, b: T[d0, d1] needs_grad;`
+class FieldDecl : public Decl {
+public:
+  explicit FieldDecl(SourceRange r) : Decl(Field, r) {}
+  static bool classof(const Decl *d) { return d->kind == Field; }
+  std::vector<Ident> names;
+  TypeExprPtr elemType;
+  bool hasShape = false;     // `T[...]` written (possibly empty: 0-D)
+  std::vector<ExprPtr> shape;
+  SourceRange shapeRange;
+  bool needsGrad = false;
+  bool needsDual = false;
+};
+
+/// A statement of a `layout` block: `let name = expr;` or `expr;`.
+struct LayoutStmt {
+  Ident letName; // empty name for an expression statement
+  ExprPtr expr;
+  SourceRange range;
+};
+
+class LayoutDecl : public Decl {
+public:
+  explicit LayoutDecl(SourceRange r) : Decl(Layout, r) {}
+  static bool classof(const Decl *d) { return d->kind == Layout; }
+  std::vector<LayoutStmt> stmts;
+};
+
+struct Attribute {
+  Ident name;
+  std::vector<Argument> args;
+  SourceRange range;
+};
+
+struct Param {
+  Ident name;
+  TypeExprPtr type;
+};
+
+class FunctionDecl : public Decl {
+public:
+  explicit FunctionDecl(SourceRange r) : Decl(Function, r) {}
+  static bool classof(const Decl *d) { return d->kind == Function; }
+  bool isKernel = false;
+  std::vector<Attribute> attrs;
+  Ident name;
+  std::vector<Param> params;
+  TypeExprPtr returnType; // optional
+  BlockPtr body;
+};
+
+class InstanceDecl : public Decl {
+public:
+  explicit InstanceDecl(SourceRange r) : Decl(Instance, r) {}
+  static bool classof(const Decl *d) { return d->kind == Instance; }
+  Ident name;
+  Ident kernel;
+  std::vector<Argument> args;
+};
+
+class StaticAssertDecl : public Decl {
+public:
+  explicit StaticAssertDecl(SourceRange r) : Decl(StaticAssert, r) {}
+  static bool classof(const Decl *d) { return d->kind == StaticAssert; }
+  ExprPtr cond;
+  std::string message;
+};
+
+/// A whole source file.
+struct Program {
+  Ident moduleName; // empty: the file's stem
+  std::vector<DeclPtr> decls;
+};
+
+/// Prints the AST as an indented tree (`tic --emit=ast`).
+void dump(const Program &program, std::ostream &os);
+void dump(const Expr &expr, std::ostream &os);
+
+/// Deep copies (used by template instantiation and static unrolling).
+ExprPtr clone(const Expr &e);
+StmtPtr clone(const Stmt &s);
+TypeExprPtr clone(const TypeExpr &t);
+Argument clone(const Argument &a);
+
+} // namespace ast
+} // namespace tic
+
+#endif // TIC_FRONTEND_AST_H

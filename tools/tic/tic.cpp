@@ -1,0 +1,267 @@
+//===- tic.cpp - The tic compiler driver ----------------------------------===//
+//
+//   tic FILE.tc -o OUT.o [--emit=KIND] [-D name=value]... [-O0..3] [-g]
+//
+// Option spellings follow clang and ispc where they have one. Every output is
+// written to a temporary file beside its destination and renamed into place
+// only when compilation succeeded, so a failed run leaves no output behind.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tic/Frontend/AST.h"
+#include "tic/Frontend/Diagnostics.h"
+#include "tic/Frontend/Parser.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <pthread.h>
+#include <sstream>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#ifndef TIC_VERSION
+#define TIC_VERSION "0.0.0"
+#endif
+
+using namespace tic;
+
+namespace {
+
+struct Options {
+  std::string input;
+  std::string output;
+  std::string emit = "obj";
+  std::vector<std::string> defines;
+  std::string optLevel = "3";
+  bool debug = false;
+  bool checkBounds = false;
+  std::string target = "host";
+  std::string header;
+  std::string cpu;
+  std::string defaultFp = "f32";
+  std::string color = "auto";
+  bool werror = false;
+  bool noWarnings = false;
+  unsigned errorLimit = 20;
+};
+
+const char *const kEmitKinds[] = {"ast",  "mlir", "mlir-lowered", "llvm",
+                                  "asm",  "obj",  "ptx",          "header"};
+
+/// Emission stages the compiler implements so far.
+bool emitImplemented(const std::string &kind) { return kind == "ast"; }
+
+/// Writes `data` to `path` atomically: temporary file + rename. "-" is stdout.
+bool writeOutput(const std::string &path, const std::string &data,
+                 std::string &error) {
+  if (path == "-") {
+    std::cout.write(data.data(), data.size());
+    std::cout.flush();
+    return bool(std::cout);
+  }
+  std::string tmp = path + ".tmp-" + std::to_string(getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) {
+      error = "cannot open '" + path + "' for writing";
+      return false;
+    }
+    out.write(data.data(), data.size());
+    out.close();
+    if (!out) {
+      std::remove(tmp.c_str());
+      error = "error writing '" + path + "'";
+      return false;
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    error = "cannot write '" + path + "'";
+    return false;
+  }
+  return true;
+}
+
+/// A driver-level error without a source location.
+int driverError(const std::string &message) {
+  std::cerr << "tic: error: " << message << "\n";
+  return 1;
+}
+
+bool readInput(const std::string &path, std::string &text, std::string &error) {
+  if (path == "-") {
+    std::ostringstream ss;
+    ss << std::cin.rdbuf();
+    text = ss.str();
+    return true;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = "no such file or directory: '" + path + "'";
+    return false;
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) {
+    error = "cannot read '" + path + "'";
+    return false;
+  }
+  text = ss.str();
+  return true;
+}
+
+std::string defaultOutput(const Options &opts) {
+  std::string stem = opts.input == "-" ? "out" : opts.input;
+  size_t slash = stem.find_last_of('/');
+  if (slash != std::string::npos)
+    stem = stem.substr(slash + 1);
+  size_t dot = stem.rfind('.');
+  if (dot != std::string::npos && dot != 0)
+    stem = stem.substr(0, dot);
+  if (opts.emit == "obj")
+    return stem + ".o";
+  if (opts.emit == "header")
+    return stem + ".h";
+  return "-"; // textual stages go to stdout by default
+}
+
+int compile(const Options &opts) {
+  std::string text, error;
+  if (!readInput(opts.input, text, error))
+    return driverError(error);
+  SourceFile file(opts.input == "-" ? "<stdin>" : opts.input, std::move(text));
+  DiagnosticEngine diags(file, std::cerr);
+  if (opts.color == "always")
+    diags.setColors(true);
+  else if (opts.color == "never")
+    diags.setColors(false);
+  diags.setErrorLimit(opts.errorLimit);
+  diags.setWarningsAsErrors(opts.werror);
+  diags.setSuppressWarnings(opts.noWarnings);
+
+  std::unique_ptr<ast::Program> program = parseProgram(file, diags);
+  if (!program || diags.hasErrors())
+    return 1;
+
+  std::string output = opts.output.empty() ? defaultOutput(opts) : opts.output;
+  if (opts.emit == "ast") {
+    std::ostringstream os;
+    ast::dump(*program, os);
+    if (!writeOutput(output, os.str(), error))
+      return driverError(error);
+    return 0;
+  }
+  return driverError("--emit=" + opts.emit +
+                     " is not supported yet: code generation is being built "
+                     "(see docs/cli.md)");
+}
+
+struct ThreadArgs {
+  const Options *opts;
+  int result;
+};
+
+void *compileThread(void *p) {
+  auto *args = static_cast<ThreadArgs *>(p);
+  args->result = compile(*args->opts);
+  return nullptr;
+}
+
+/// Runs the compiler on a thread with a large stack: the parser and the AST
+/// passes are recursive, and limits in the parser keep the depth bounded.
+int compileWithLargeStack(const Options &opts) {
+  ThreadArgs args{&opts, 1};
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, size_t(512) << 20);
+  pthread_t thread;
+  if (pthread_create(&thread, &attr, compileThread, &args) != 0) {
+    pthread_attr_destroy(&attr);
+    return compile(opts);
+  }
+  pthread_join(thread, nullptr);
+  pthread_attr_destroy(&attr);
+  return args.result;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options opts;
+  CLI::App app{"tic: ahead-of-time compiler for .tc simulation kernels", "tic"};
+  app.set_version_flag("--version", std::string("tic version ") + TIC_VERSION);
+  app.add_option("input", opts.input, "Input .tc file ('-' reads stdin)")
+      ->required();
+  app.add_option("-o", opts.output,
+                 "Output file ('-' writes stdout); default: the input's stem "
+                 "with .o, or stdout for textual stages");
+  std::string emitHelp = "What to produce:";
+  for (const char *k : kEmitKinds)
+    emitHelp += std::string(" ") + k;
+  app.add_option("--emit", opts.emit, emitHelp)
+      ->check(CLI::IsMember(std::vector<std::string>(std::begin(kEmitKinds),
+                                                     std::end(kEmitKinds))));
+  app.add_option("-D", opts.defines,
+                 "Override a constant: -D name=value (repeatable)");
+  app.add_option("-O", opts.optLevel, "Optimisation level 0-3 (default 3)")
+      ->check(CLI::IsMember({"0", "1", "2", "3"}));
+  app.add_flag("-g", opts.debug,
+               "Debug build: bounds checks, assertions, overflow reports");
+  app.add_flag("--check-bounds", opts.checkBounds,
+               "Check field and ndarray indices at run time");
+  app.add_option("--target", opts.target,
+                 "Comma-separated targets: host, cuda (default host)");
+  app.add_option("--header", opts.header,
+                 "Where to write the C header (default: beside the object)");
+  app.add_option("--cpu,--march", opts.cpu,
+                 "CPU to generate code for: a name (x86-64-v3, skylake, ...) or "
+                 "'native' (default: portable x86-64-v2)");
+  app.add_option("--default-fp", opts.defaultFp,
+                 "Type of float literals and random(): f32 (default) or f64")
+      ->check(CLI::IsMember({"f32", "f64"}));
+  app.add_option("--color", opts.color,
+                 "Coloured diagnostics: auto (default), always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  app.add_flag("--Werror", opts.werror, "Treat warnings as errors");
+  app.add_flag("-w", opts.noWarnings, "Suppress warnings");
+  app.add_option("--ferror-limit", opts.errorLimit,
+                 "Stop after this many errors (0: no limit; default 20)");
+  app.allow_windows_style_options(false);
+
+  // clang spells some long options with one dash (-Werror, -march=...):
+  // accept those spellings by rewriting them before CLI11 sees them.
+  std::vector<std::string> args;
+  for (int i = argc - 1; i >= 1; --i) {
+    std::string a = argv[i];
+    if (a == "-Werror" || a.rfind("-march=", 0) == 0 || a == "-march" ||
+        a.rfind("-mcpu=", 0) == 0)
+      a = "-" + a;
+    if (a.rfind("--mcpu", 0) == 0)
+      a = "--cpu" + a.substr(6);
+    args.push_back(a);
+  }
+  try {
+    app.parse(args);
+  } catch (const CLI::ParseError &e) {
+    return app.exit(e) == 0 ? 0 : 1;
+  }
+
+  for (const std::string &d : opts.defines)
+    if (d.find('=') == std::string::npos || d.front() == '=')
+      return driverError("-D expects name=value, got '" + d + "'");
+  for (const std::string &t : {opts.target}) {
+    std::stringstream ss(t);
+    std::string item;
+    while (std::getline(ss, item, ','))
+      if (item != "host" && item != "cuda")
+        return driverError("unknown target '" + item +
+                           "' (expected host, cuda or host,cuda)");
+  }
+  return compileWithLargeStack(opts);
+}
