@@ -3,15 +3,27 @@
 # LLVM/MLIR are pinned to major version 22 (Debian bookworm-security ships 22.1.x).
 set -euo pipefail
 
+PACKAGES=(
+  build-essential cmake ninja-build ccache git pkg-config python3
+  llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools clang-22
+  libclang-rt-22-dev
+  antlr4 libantlr4-runtime-dev
+  libcli11-dev libgtest-dev libgmock-dev
+  libpng-dev zlib1g-dev libzstd-dev libxml2-dev libedit-dev libffi-dev
+  libcurl4-openssl-dev
+)
+
+# --check: exit 0 when every package is installed already (used by the
+# scripts so that a prepared machine does not call apt at all).
+if [ "${1:-}" = "--check" ]; then
+  dpkg-query -W -f='${Status}\n' "${PACKAGES[@]}" 2>/dev/null |
+    grep -c "install ok installed" | grep -qx "${#PACKAGES[@]}"
+  exit $?
+fi
+
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -q
-$SUDO apt-get install -y -q --no-install-recommends \
-  build-essential cmake ninja-build ccache git pkg-config python3 \
-  llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools clang-22 \
-  libclang-rt-22-dev \
-  antlr4 libantlr4-runtime-dev \
-  libcli11-dev libgtest-dev libgmock-dev \
-  libpng-dev zlib1g-dev libomp-22-dev libzstd-dev libxml2-dev libedit-dev libffi-dev libcurl4-openssl-dev
+$SUDO apt-get install -y -q --no-install-recommends "${PACKAGES[@]}"

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Builds tic from scratch or incrementally in ./build and runs the whole test
+# suite (lit + FileCheck, GoogleTest, integration tests) through ctest.
+# Installs the system packages first when any is missing (Debian 12).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! bash scripts/install-deps.sh --check; then
+  bash scripts/install-deps.sh
+fi
+
+BUILD_DIR=${TIC_BUILD_DIR:-build}
+JOBS=${TIC_JOBS:-$(nproc)}
+cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release
+cmake --build "$BUILD_DIR" -j "$JOBS"
+ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$JOBS"
