@@ -559,13 +559,20 @@ ExprPtr ast::clone(const Expr &e) {
   case Expr::StringLit:
     r = std::make_unique<StringLitExpr>(e.range, cast<StringLitExpr>(&e)->value);
     break;
-  case Expr::Name:
-    r = std::make_unique<NameExpr>(e.range, cast<NameExpr>(&e)->name);
+  case Expr::Name: {
+    auto c = std::make_unique<NameExpr>(e.range, cast<NameExpr>(&e)->name);
+    c->ref = cast<NameExpr>(&e)->ref;
+    r = std::move(c);
     break;
+  }
   case Expr::Call: {
     auto *x = cast<CallExpr>(&e);
     auto c = std::make_unique<CallExpr>(e.range, clone(*x->callee));
     c->args = cloneArgs(x->args);
+    c->callKind = x->callKind;
+    c->builtin = x->builtin;
+    c->func = x->func;
+    c->target = x->target;
     r = std::move(c);
     break;
   }
@@ -574,13 +581,19 @@ ExprPtr ast::clone(const Expr &e) {
     auto c = std::make_unique<IndexExpr>(e.range, clone(*x->base));
     for (auto &i : x->indices)
       c->indices.push_back(clone(*i));
+    c->indexKind = x->indexKind;
+    c->field = x->field;
     r = std::move(c);
     break;
   }
   case Expr::Member: {
     auto *x = cast<MemberExpr>(&e);
-    r = std::make_unique<MemberExpr>(e.range, clone(*x->base), x->member,
-                                     x->memberRange);
+    auto c = std::make_unique<MemberExpr>(e.range, clone(*x->base), x->member,
+                                          x->memberRange);
+    c->field = x->field;
+    c->memberIndex = x->memberIndex;
+    c->components = x->components;
+    r = std::move(c);
     break;
   }
   case Expr::Unary: {
@@ -638,6 +651,7 @@ ExprPtr ast::clone(const Expr &e) {
   }
   }
   r->type = e.type;
+  r->constValue = e.constValue;
   return r;
 }
 
@@ -659,6 +673,7 @@ StmtPtr ast::clone(const Stmt &s) {
     if (x->declType)
       r->declType = clone(*x->declType);
     r->init = clone(*x->init);
+    r->decls = x->decls;
     return r;
   }
   case Stmt::Var: {
@@ -669,6 +684,7 @@ StmtPtr ast::clone(const Stmt &s) {
       r->declType = clone(*x->declType);
     if (x->init)
       r->init = clone(*x->init);
+    r->decl = x->decl;
     return r;
   }
   case Stmt::If: {
@@ -693,6 +709,14 @@ StmtPtr ast::clone(const Stmt &s) {
     r->vars = x->vars;
     r->iterable = clone(*x->iterable);
     r->body = cloneBlock(*x->body);
+    r->forKind = x->forKind;
+    r->isParallel = x->isParallel;
+    r->varDecls = x->varDecls;
+    r->overField = x->overField;
+    r->overSNode = x->overSNode;
+    r->serialize = x->serialize;
+    r->parallelize = x->parallelize;
+    r->blockDim = x->blockDim;
     return r;
   }
   case Stmt::Break:
@@ -719,6 +743,8 @@ StmtPtr ast::clone(const Stmt &s) {
     r->opRange = x->opRange;
     r->target = clone(*x->target);
     r->value = clone(*x->value);
+    r->isAtomic = x->isAtomic;
+    r->isReduction = x->isReduction;
     return r;
   }
   case Stmt::ExprStmt:

@@ -129,7 +129,39 @@ const char *spelling(CmpOp op);
 
 class Type; // semantic type, Types.h
 
+namespace sema { // Sema.h
+struct ConstValue;
+struct LocalVar;
+struct FieldInfo;
+struct SNode;
+struct ConstantInfo;
+struct CheckedFunction;
+enum class Builtin : uint16_t;
+} // namespace sema
+
 namespace ast {
+
+/// What a NameExpr denotes (set by Sema; see Sema.h).
+struct NameRef {
+  enum Kind : uint8_t {
+    Unresolved,
+    Local,       // let / var / param / loop variable: `local`
+    Field,       // a global field (also via a template param): `field`
+    SNode,       // `root`, a layout let, a template param: `snode`
+    Constant,    // `const` declaration: `constant` (value in constValue)
+    CompileTime, // static-for variable or template value: Expr::constValue
+    Builtin,     // builtin function: `builtin`
+    Type,        // a type name (cast / construction callee): `typeRef`
+    Func,        // a func (callee of a CallExpr; see CallExpr::func)
+  };
+  Kind kind = Unresolved;
+  const sema::LocalVar *local = nullptr;
+  const sema::FieldInfo *field = nullptr;
+  const sema::SNode *snode = nullptr;
+  const sema::ConstantInfo *constant = nullptr;
+  sema::Builtin builtin{};
+  const tic::Type *typeRef = nullptr;
+};
 
 class Expr {
 public:
@@ -144,6 +176,8 @@ public:
   SourceRange range;
   /// Set by Sema.
   const Type *type = nullptr;
+  /// Set by Sema when the value is known at compile time.
+  std::shared_ptr<const sema::ConstValue> constValue;
 };
 
 class IntLitExpr : public Expr {
@@ -185,6 +219,7 @@ public:
   NameExpr(SourceRange r, std::string n) : Expr(Name, r), name(std::move(n)) {}
   static bool classof(const Expr *e) { return e->kind == Name; }
   std::string name;
+  NameRef ref; // set by Sema
 };
 
 class CallExpr : public Expr {
@@ -193,6 +228,18 @@ public:
   static bool classof(const Expr *e) { return e->kind == Call; }
   ExprPtr callee;
   std::vector<Argument> args;
+  // Set by Sema.
+  enum class CallKind : uint8_t {
+    Unresolved,
+    Builtin,   // `builtin`; methods (x[i].append(v)) have a MemberExpr callee
+    Func,      // inlined func: `func`, args in parameter order
+    Cast,      // `f32(x)`: convert to `target`
+    Construct, // `vec3(a, b, c)`, `mat2(...)`: build `target` from args
+  };
+  CallKind callKind = CallKind::Unresolved;
+  sema::Builtin builtin{};
+  const sema::CheckedFunction *func = nullptr;
+  const Type *target = nullptr;
 };
 
 /// `a[i, j]`; `a[]` has no indices (0-D field).
@@ -202,6 +249,17 @@ public:
   static bool classof(const Expr *e) { return e->kind == Index; }
   ExprPtr base;
   std::vector<ExprPtr> indices;
+  // Set by Sema.
+  enum class IndexKind : uint8_t {
+    Unresolved,
+    Field,   // global access; `field` is the accessed field
+    NDArray, // ndarray parameter access
+    Vector,  // v[k]
+    Matrix,  // m[r, c] (or m[r] giving a row vector)
+    Tuple,   // x.shape[0] (always constant)
+  };
+  IndexKind indexKind = IndexKind::Unresolved;
+  const sema::FieldInfo *field = nullptr;
 };
 
 class MemberExpr : public Expr {
@@ -213,6 +271,11 @@ public:
   ExprPtr base;
   std::string member;
   SourceRange memberRange;
+  // Set by Sema: `x.grad`/`x.dual` -> field; struct member -> memberIndex;
+  // vector components / swizzle -> components.
+  const sema::FieldInfo *field = nullptr;
+  int memberIndex = -1;
+  std::vector<unsigned> components;
 };
 
 class UnaryExpr : public Expr {
@@ -333,6 +396,7 @@ public:
   std::vector<Ident> names;
   TypeExprPtr declType; // optional
   ExprPtr init;
+  std::vector<const sema::LocalVar *> decls; // set by Sema
 };
 
 /// `var x: T = e;`, `var x = e;`, `var x: T;` (zero-initialised).
@@ -343,6 +407,7 @@ public:
   Ident name;
   TypeExprPtr declType; // optional
   ExprPtr init;         // optional
+  const sema::LocalVar *decl = nullptr; // set by Sema
 };
 
 class IfStmt : public Stmt {
@@ -369,6 +434,23 @@ public:
   std::vector<Ident> vars;
   ExprPtr iterable;
   BlockPtr body;
+  // Set by Sema.
+  enum class ForKind : uint8_t {
+    Unresolved,
+    Range,   // range(a, b) / range(n): iterable is that CallExpr
+    NDRange, // ndrange(...): one variable per argument
+    Struct,  // over a field (`overField`) or SNode (`overSNode`)
+    Grouped, // grouped(field | snode | ndrange): one ivecN variable
+  };
+  ForKind forKind = ForKind::Unresolved;
+  bool isParallel = false; // an outermost loop of a kernel
+  std::vector<const sema::LocalVar *> varDecls;
+  const sema::FieldInfo *overField = nullptr;
+  const sema::SNode *overSNode = nullptr;
+  // loop_config(...) preceding the loop (0: not given).
+  bool serialize = false;
+  int64_t parallelize = 0;
+  int64_t blockDim = 0;
 };
 
 class BreakStmt : public Stmt {
@@ -412,6 +494,9 @@ public:
   SourceRange opRange;
   ExprPtr target;
   ExprPtr value;
+  // Set by Sema.
+  bool isAtomic = false;    // compound assignment to a global, atomic
+  bool isReduction = false; // kernel-scope var reduced in a parallel loop
 };
 
 class ExprStmt : public Stmt {
