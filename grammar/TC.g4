@@ -12,6 +12,8 @@
 //    which keeps `for i in x { ... }` unambiguous;
 //  * `min=` / `max=` compound assignments are written `a min= b` (the operator
 //    name followed by `=`).
+//  * a parenthesised list of two or more expressions, `(a, b)`, is a tuple
+//    (`ndrange((0, n), (1, m))`); it builds the same AST node as `[a, b]`.
 grammar TC;
 
 @lexer::members {
@@ -163,6 +165,7 @@ primary
   | KwStatic LParen expression RParen                                     # StaticExpr
   | KwCast Lt typeExpr Gt LParen expression RParen                        # CastExpr
   | LBracket (expression (Comma expression)* Comma?)? RBracket            # ListLit
+  | LParen expression (Comma expression)+ Comma? RParen                   # TupleLit
   | LParen expression RParen                                              # ParenExpr
   ;
 

@@ -655,6 +655,13 @@ private:
         e->elements.push_back(buildExpr(x));
       return e;
     }
+    if (auto *c = dynamic_cast<TCParser::TupleLitContext *>(ctx)) {
+      // `(a, b)` (ndrange bounds) is a list literal in the AST.
+      auto e = std::make_unique<ListExpr>(r);
+      for (auto *x : c->expression())
+        e->elements.push_back(buildExpr(x));
+      return e;
+    }
     auto *p = static_cast<TCParser::ParenExprContext *>(ctx);
     ExprPtr inner = buildExpr(p->expression());
     // Keep the parentheses in the range so carets cover them.

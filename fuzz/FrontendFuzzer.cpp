@@ -1,0 +1,101 @@
+//===- FrontendFuzzer.cpp - libFuzzer entry point for the front end -------===//
+//
+// Feeds arbitrary bytes to the front end as a .tc file: parse, then every
+// stage listed in kStages, then the AST dumper and cloner. Diagnostics are
+// fully formatted (caret lines included) into a stream that discards them.
+// Crashes, sanitizer reports, hangs and stack overflows are findings; error
+// diagnostics are the expected outcome for most inputs.
+//
+// The front end runs on a thread with the same large stack that the tic
+// driver gives it (tools/tic/tic.cpp), so the fuzzer checks the limits the
+// driver actually relies on.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tic/Frontend/AST.h"
+#include "tic/Frontend/Diagnostics.h"
+#include "tic/Frontend/Parser.h"
+
+#include <pthread.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <ostream>
+#include <sstream>
+#include <streambuf>
+#include <string>
+#include <vector>
+
+using namespace tic;
+
+namespace {
+
+/// A stream buffer that accepts and drops everything.
+class NullBuffer : public std::streambuf {
+protected:
+  int overflow(int c) override { return traits_type::not_eof(c); }
+  std::streamsize xsputn(const char *, std::streamsize n) override { return n; }
+};
+
+/// A front-end stage after parsing. Each runs on the parsed program in order
+/// and reports to the same diagnostic engine; a stage that finds errors stops
+/// the chain, as the driver does.
+using Stage = void (*)(ast::Program &, DiagnosticEngine &);
+
+/// The stages after the parser. Semantic analysis is added here, one line:
+///   [](ast::Program &p, DiagnosticEngine &d) { /* e.g. */ runSema(p, d); },
+const std::vector<Stage> kStages = {
+    // AST printing must handle every tree the parser can build.
+    [](ast::Program &p, DiagnosticEngine &) {
+      NullBuffer buf;
+      std::ostream os(&buf);
+      ast::dump(p, os);
+    },
+};
+
+struct Job {
+  const uint8_t *data;
+  size_t size;
+};
+
+void runFrontend(const Job &job) {
+  SourceFile file("fuzz.tc",
+                  std::string(reinterpret_cast<const char *>(job.data), job.size));
+  NullBuffer buf;
+  std::ostream diagStream(&buf);
+  DiagnosticEngine diags(file, diagStream);
+  diags.setColors(job.size % 2 == 1); // exercise both renderings
+  std::unique_ptr<ast::Program> program = parseProgram(file, diags);
+  if (!program || diags.hasErrors())
+    return;
+  for (Stage stage : kStages) {
+    stage(*program, diags);
+    if (diags.hasErrors())
+      return;
+  }
+  // Cloning is used by template instantiation: every node must clone.
+  for (const ast::DeclPtr &d : program->decls)
+    if (auto *f = dyn_cast<ast::FunctionDecl>(d.get()))
+      (void)ast::clone(*f->body);
+}
+
+void *threadMain(void *p) {
+  runFrontend(*static_cast<const Job *>(p));
+  return nullptr;
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  Job job{data, size};
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, size_t(512) << 20); // as in tic.cpp
+  pthread_t thread;
+  if (pthread_create(&thread, &attr, threadMain, &job) == 0)
+    pthread_join(thread, nullptr);
+  else
+    runFrontend(job);
+  pthread_attr_destroy(&attr);
+  return 0;
+}
