@@ -1,0 +1,103 @@
+//===- Checks.cpp - Argument checks and kernel failure reports ------------===//
+
+#include "Internal.h"
+
+#include <cstdio>
+
+using namespace tic::rt;
+
+namespace {
+
+/// Records a kernel failure: the first one since the last take wins, both
+/// for the status and for the message.
+tc_status reportKernelFailure(tic_rt_context *ctx, tc_status status,
+                              const char *fmt, ...) TC_PRINTF_FORMAT(3, 4);
+
+tc_status reportKernelFailure(tic_rt_context *ctx, tc_status status,
+                              const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  if (!ctx) {
+    char buf[kErrorCapacity];
+    formatMessage(buf, sizeof(buf), fmt, ap);
+    tic_rt_fail(nullptr, status, "%s", buf);
+  } else {
+    int expected = TC_OK;
+    if (ctx->kernelStatus.compare_exchange_strong(expected, int(status))) {
+      pthread_mutex_lock(&ctx->errorLock);
+      formatMessage(ctx->lastError, sizeof(ctx->lastError), fmt, ap);
+      pthread_mutex_unlock(&ctx->errorLock);
+    }
+  }
+  va_end(ap);
+  return status;
+}
+
+} // namespace
+
+extern "C" {
+
+tc_status tic_rt_check_ndarray(tic_rt_context *ctx, const tc_ndarray *a,
+                               int32_t ndim, tc_dtype dtype,
+                               const char *param_name) {
+  const char *p = param_name ? param_name : "?";
+  if (!a)
+    return tic_rt_fail(ctx, TC_ERR_INVALID_ARGUMENT,
+                       "ndarray parameter '%s': the array is NULL", p);
+  if (!a->data)
+    return tic_rt_fail(ctx, TC_ERR_INVALID_ARGUMENT,
+                       "ndarray parameter '%s': data pointer is NULL", p);
+  if (a->ndim != ndim)
+    return tic_rt_fail(ctx, TC_ERR_INVALID_ARGUMENT,
+                       "ndarray parameter '%s': expected %d dimension%s, got "
+                       "%d",
+                       p, int(ndim), ndim == 1 ? "" : "s", int(a->ndim));
+  int actual = rawEnumValue(a->dtype);
+  if (actual != int(dtype)) {
+    if (actual < int(TC_DTYPE_I8) || actual > int(TC_DTYPE_BOOL))
+      return tic_rt_fail(ctx, TC_ERR_INVALID_ARGUMENT,
+                         "ndarray parameter '%s': expected dtype %s, got "
+                         "invalid dtype value %d",
+                         p, tc_dtype_name(dtype), actual);
+    return tic_rt_fail(ctx, TC_ERR_INVALID_ARGUMENT,
+                       "ndarray parameter '%s': expected dtype %s, got %s", p,
+                       tc_dtype_name(dtype), tc_dtype_name(tc_dtype(actual)));
+  }
+  if (ndim < 0 || ndim > TC_NDARRAY_MAX_DIMS)
+    return tic_rt_fail(ctx, TC_ERR_INVALID_ARGUMENT,
+                       "ndarray parameter '%s': rank %d is outside [0, %d]", p,
+                       int(ndim), TC_NDARRAY_MAX_DIMS);
+  for (int32_t d = 0; d < ndim; ++d)
+    if (a->shape[d] < 0)
+      return tic_rt_fail(ctx, TC_ERR_INVALID_ARGUMENT,
+                         "ndarray parameter '%s': negative extent %lld on "
+                         "axis %d",
+                         p, (long long)a->shape[d], int(d));
+  return TC_OK;
+}
+
+tc_status tic_rt_report_out_of_bounds(tic_rt_context *ctx, const char *field,
+                                      int32_t axis, int64_t index,
+                                      int64_t extent, const char *loc) {
+  return reportKernelFailure(
+      ctx, TC_ERR_OUT_OF_BOUNDS,
+      "%s%sindex %lld is out of bounds for axis %d of field '%s' with extent "
+      "%lld",
+      loc ? loc : "", loc ? ": " : "", (long long)index, int(axis),
+      field ? field : "?", (long long)extent);
+}
+
+tc_status tic_rt_report_assert(tic_rt_context *ctx, const char *msg,
+                               const char *loc) {
+  return reportKernelFailure(ctx, TC_ERR_ASSERTION, "%s%sassertion failed: %s",
+                             loc ? loc : "", loc ? ": " : "",
+                             msg ? msg : "(no message)");
+}
+
+tc_status tic_rt_take_kernel_status(tic_rt_context *ctx) {
+  if (!ctx)
+    return TC_OK;
+  return tc_status(ctx->kernelStatus.exchange(TC_OK));
+}
+
+} // extern "C"

@@ -1,0 +1,273 @@
+//===- Context.cpp - Context creation, root buffer, errors ----------------===//
+
+#include "Internal.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+using namespace tic::rt;
+
+namespace {
+
+/// Root buffers of at least this many bytes come from mmap: they are zeroed
+/// by the kernel and their untouched pages are never committed.
+constexpr uint64_t kMmapThreshold = uint64_t(1) << 20;
+
+/// Upper bound on tc_options::num_threads.
+constexpr int32_t kMaxThreads = 1 << 16;
+
+/// Messages recorded without a context (tic_rt_fail(NULL, ...), failed
+/// context creation), one per host thread.
+thread_local char threadLastError[kErrorCapacity];
+
+bool isPowerOfTwo(uint64_t x) { return x && !(x & (x - 1)); }
+
+int32_t defaultThreadCount() {
+#ifdef _OPENMP
+  int n = omp_get_max_threads();
+  return n > 0 ? n : 1;
+#else
+  return 1;
+#endif
+}
+
+/// Allocates the zeroed root buffer of `ctx`.
+tc_status allocateRoot(tic_rt_context *ctx, uint64_t size, uint64_t align) {
+  // Always hand out a valid, distinct pointer, even for modules without
+  // dense fields.
+  if (size == 0)
+    size = 1;
+  if (size > UINT64_MAX - align || size + align > SIZE_MAX)
+    return tic_rt_fail(nullptr, TC_ERR_OUT_OF_MEMORY,
+                       "root buffer of %llu bytes is too large",
+                       (unsigned long long)size);
+  long page = sysconf(_SC_PAGESIZE);
+  if (page <= 0)
+    page = 4096;
+
+  if (size >= kMmapThreshold && align <= uint64_t(page)) {
+    size_t bytes = size_t((size + page - 1) / page * page);
+    void *p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED)
+      return tic_rt_fail(nullptr, TC_ERR_OUT_OF_MEMORY,
+                         "cannot map a root buffer of %llu bytes",
+                         (unsigned long long)size);
+    ctx->root = p;
+    ctx->rootAllocBytes = bytes;
+    ctx->rootMapped = true;
+    return TC_OK;
+  }
+
+  // aligned_alloc wants a size that is a multiple of the alignment.
+  size_t bytes = size_t((size + align - 1) / align * align);
+  void *p = std::aligned_alloc(size_t(align), bytes);
+  if (!p)
+    return tic_rt_fail(nullptr, TC_ERR_OUT_OF_MEMORY,
+                       "cannot allocate a root buffer of %llu bytes",
+                       (unsigned long long)size);
+  std::memset(p, 0, bytes);
+  ctx->root = p;
+  ctx->rootAllocBytes = bytes;
+  ctx->rootMapped = false;
+  return TC_OK;
+}
+
+void freeRoot(tic_rt_context *ctx) {
+  if (!ctx->root)
+    return;
+  if (ctx->rootMapped)
+    munmap(ctx->root, ctx->rootAllocBytes);
+  else
+    std::free(ctx->root);
+  ctx->root = nullptr;
+}
+
+/// Picks the arch for `requested`; on failure the message is recorded on
+/// the calling thread.
+tc_status resolveArch(int requested, tc_arch *resolved) {
+  switch (requested) {
+  case TC_ARCH_CPU:
+    *resolved = TC_ARCH_CPU;
+    return TC_OK;
+  case TC_ARCH_CUDA: {
+    char why[512];
+    tc_status s = cudaLoaderInit(why, sizeof(why));
+    if (s != TC_OK)
+      return tic_rt_fail(nullptr, s, "TC_ARCH_CUDA is not available: %s", why);
+    // Not reached while cudaLoaderInit always fails; the CUDA backend will
+    // set *resolved = TC_ARCH_CUDA here.
+    return tic_rt_fail(nullptr, TC_ERR_INTERNAL,
+                       "CUDA loader succeeded but the CUDA backend is "
+                       "missing");
+  }
+  case TC_ARCH_ANY: {
+    char why[512];
+    // A GPU is used when the CUDA loader finds one; otherwise the CPU.
+    (void)cudaLoaderInit(why, sizeof(why));
+    *resolved = TC_ARCH_CPU;
+    return TC_OK;
+  }
+  }
+  return tic_rt_fail(nullptr, TC_ERR_INVALID_ARGUMENT,
+                     "tc_options.arch has invalid value %d", requested);
+}
+
+void destroyContext(tic_rt_context *ctx) {
+  freeRoot(ctx);
+  std::free(ctx->rng);
+  for (size_t i = 0; i < ctx->tapeSize; ++i)
+    std::free(ctx->tape[i].args);
+  std::free(ctx->tape);
+  pthread_mutex_destroy(&ctx->errorLock);
+  ctx->~tic_rt_context();
+  std::free(ctx);
+}
+
+} // namespace
+
+void tic::rt::formatMessage(char *buf, size_t cap, const char *fmt,
+                            va_list ap) {
+  if (!cap)
+    return;
+  if (!fmt) {
+    buf[0] = '\0';
+    return;
+  }
+  int n = std::vsnprintf(buf, cap, fmt, ap);
+  if (n < 0)
+    std::snprintf(buf, cap, "(unformattable message: %s)", fmt);
+}
+
+extern "C" {
+
+tc_status tic_rt_context_create(const tc_options *opts,
+                                const tic_rt_module_desc *desc,
+                                tic_rt_context **out) {
+  if (!out)
+    return tic_rt_fail(nullptr, TC_ERR_INVALID_ARGUMENT,
+                       "context output pointer is NULL");
+  *out = nullptr;
+  threadLastError[0] = '\0';
+  if (!desc)
+    return tic_rt_fail(nullptr, TC_ERR_INVALID_ARGUMENT,
+                       "module descriptor is NULL");
+  const char *name = desc->name ? desc->name : "<unnamed>";
+  if (desc->abi_version == 0 || desc->abi_version > TIC_RT_ABI_VERSION)
+    return tic_rt_fail(nullptr, TC_ERR_UNSUPPORTED,
+                       "module '%s' was compiled for runtime ABI %u, but "
+                       "this libtic_runtime %s supports ABI 1..%u; rebuild "
+                       "the module or update the runtime",
+                       name, desc->abi_version, tc_runtime_version(),
+                       TIC_RT_ABI_VERSION);
+  uint64_t align = desc->root_align ? desc->root_align : kCacheLine;
+  if (!isPowerOfTwo(align) || align > (uint64_t(1) << 30))
+    return tic_rt_fail(nullptr, TC_ERR_INVALID_ARGUMENT,
+                       "module '%s': root alignment %llu is not a power of "
+                       "two up to 2^30",
+                       name, (unsigned long long)desc->root_align);
+  if (align < kCacheLine)
+    align = kCacheLine;
+  if (desc->num_fields < 0)
+    return tic_rt_fail(nullptr, TC_ERR_INVALID_ARGUMENT,
+                       "module '%s': negative field count %d", name,
+                       int(desc->num_fields));
+
+  tc_options o;
+  tc_options_init(&o);
+  if (opts)
+    o = *opts;
+  if (o.num_threads < 0 || o.num_threads > kMaxThreads)
+    return tic_rt_fail(nullptr, TC_ERR_INVALID_ARGUMENT,
+                       "tc_options.num_threads must be in [0, %d] (0 = all "
+                       "cores), got %d",
+                       int(kMaxThreads), int(o.num_threads));
+  tc_status s = resolveArch(rawEnumValue(o.arch), &o.arch);
+  if (s != TC_OK)
+    return s;
+  if (o.num_threads == 0)
+    o.num_threads = defaultThreadCount();
+
+  void *mem =
+      std::aligned_alloc(kCacheLine, (sizeof(tic_rt_context) + kCacheLine - 1) /
+                                         kCacheLine * kCacheLine);
+  if (!mem)
+    return tic_rt_fail(nullptr, TC_ERR_OUT_OF_MEMORY,
+                       "cannot allocate the context");
+  tic_rt_context *ctx = new (mem) tic_rt_context();
+  ctx->desc = desc;
+  ctx->opts = o;
+  ctx->numThreads = o.num_threads;
+  ctx->rootSize = desc->root_size;
+
+  s = allocateRoot(ctx, desc->root_size, align);
+  if (s != TC_OK) {
+    destroyContext(ctx);
+    return s;
+  }
+
+  ctx->rng = static_cast<RngState *>(std::aligned_alloc(
+      alignof(RngState), sizeof(RngState) * size_t(ctx->numThreads)));
+  if (!ctx->rng) {
+    destroyContext(ctx);
+    return tic_rt_fail(nullptr, TC_ERR_OUT_OF_MEMORY,
+                       "cannot allocate random generator state");
+  }
+  for (int32_t t = 0; t < ctx->numThreads; ++t)
+    seedRng(ctx->rng[t], o.seed, uint32_t(t));
+
+  *out = ctx;
+  return TC_OK;
+}
+
+void tic_rt_context_destroy(tic_rt_context *ctx) {
+  if (ctx)
+    destroyContext(ctx);
+}
+
+void *tic_rt_root(tic_rt_context *ctx) { return ctx ? ctx->root : nullptr; }
+
+uint64_t tic_rt_root_size(const tic_rt_context *ctx) {
+  return ctx ? ctx->rootSize : 0;
+}
+
+const tic_rt_module_desc *tic_rt_desc(const tic_rt_context *ctx) {
+  return ctx ? ctx->desc : nullptr;
+}
+
+const tc_options *tic_rt_options(const tic_rt_context *ctx) {
+  return ctx ? &ctx->opts : nullptr;
+}
+
+int32_t tic_rt_num_threads(const tic_rt_context *ctx) {
+  return ctx ? ctx->numThreads : 1;
+}
+
+tc_status tic_rt_fail(tic_rt_context *ctx, tc_status status, const char *fmt,
+                      ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  if (ctx) {
+    pthread_mutex_lock(&ctx->errorLock);
+    formatMessage(ctx->lastError, sizeof(ctx->lastError), fmt, ap);
+    pthread_mutex_unlock(&ctx->errorLock);
+  } else {
+    formatMessage(threadLastError, sizeof(threadLastError), fmt, ap);
+  }
+  va_end(ap);
+  return status;
+}
+
+const char *tic_rt_last_error(const tic_rt_context *ctx) {
+  return ctx ? ctx->lastError : threadLastError;
+}
+
+} // extern "C"

@@ -1,0 +1,105 @@
+//===- Internal.h - Private definitions of libtic_runtime ------*- C++ -*-===//
+//
+// The layout of tic_rt_context and helpers shared by the runtime's source
+// files. Nothing here is part of the ABI: generated code only sees the opaque
+// tic_rt_context through the functions of tic/rt.h.
+//
+// The runtime is C++17 without exceptions, RTTI or the C++ standard library's
+// run-time parts (no operator new, std::string, std::vector, std::mutex): a
+// program that links libtic_runtime.a from C needs only libc, libgomp and
+// libpthread.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TIC_RUNTIME_SRC_INTERNAL_H
+#define TIC_RUNTIME_SRC_INTERNAL_H
+
+#include "tic/rt.h"
+
+#include <atomic>
+#include <cstdarg>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <pthread.h>
+
+namespace tic {
+namespace rt {
+
+/// Size of a cache line; per-thread state is padded to it to avoid false
+/// sharing, and the root buffer is aligned to it at least.
+constexpr size_t kCacheLine = 64;
+
+/// Capacity of the stored error message, terminating NUL included; longer
+/// messages are truncated.
+constexpr size_t kErrorCapacity = 1024;
+
+/// State of one PCG32 generator (O'Neill, pcg-random.org), one per thread.
+struct alignas(kCacheLine) RngState {
+  uint64_t state;
+  uint64_t inc; // stream selector, always odd
+};
+
+/// One recorded launch on the autodiff tape.
+struct TapeEntry {
+  tic_rt_kernel_fn fn;
+  void *args; // malloc'd copy (NULL when size is 0)
+  size_t size;
+};
+
+/// The integer stored in an enum member written by C code, read without
+/// assuming it is one of the enumerators (C callers may store any int).
+template <typename Enum> int rawEnumValue(const Enum &e) {
+  static_assert(sizeof(Enum) == sizeof(int), "C enums are int-sized here");
+  int v;
+  std::memcpy(&v, &e, sizeof(v));
+  return v;
+}
+
+/// Seeds `rng` for thread `threadIndex` from the context seed.
+void seedRng(RngState &rng, uint64_t seed, uint32_t threadIndex);
+
+/// Formats into `buf` (capacity `cap`, always NUL-terminated).
+void formatMessage(char *buf, size_t cap, const char *fmt, va_list ap);
+
+/// Hook for the CUDA backend: will dlopen("libcuda.so.1"), resolve the driver
+/// API, call cuInit and pick a device (see docs/runtime.md). This runtime has
+/// no CUDA backend yet, so it always returns TC_ERR_NO_DEVICE and writes the
+/// reason into `why` (capacity `whyCap`).
+tc_status cudaLoaderInit(char *why, size_t whyCap);
+
+} // namespace rt
+} // namespace tic
+
+/// The runtime state behind every generated `MODULE_ctx`.
+struct tic_rt_context {
+  const tic_rt_module_desc *desc = nullptr;
+  tc_options opts{}; // resolved: arch is never ANY, num_threads never 0
+
+  // Dense root buffer.
+  void *root = nullptr;
+  uint64_t rootSize = 0;     // desc->root_size
+  size_t rootAllocBytes = 0; // bytes actually reserved
+  bool rootMapped = false;   // true: munmap, false: free
+
+  // One generator per thread (numThreads entries, cache-line aligned).
+  tic::rt::RngState *rng = nullptr;
+  int32_t numThreads = 1;
+
+  // Last error message; guarded by errorLock because parallel tasks may
+  // report failures concurrently.
+  pthread_mutex_t errorLock = PTHREAD_MUTEX_INITIALIZER;
+  char lastError[tic::rt::kErrorCapacity] = {0};
+
+  // First failure reported by a kernel task since the last
+  // tic_rt_take_kernel_status (a tc_status, TC_OK when none).
+  std::atomic<int> kernelStatus{TC_OK};
+
+  // Autodiff tape.
+  bool tapeRecording = false;
+  tic::rt::TapeEntry *tape = nullptr;
+  size_t tapeSize = 0;
+  size_t tapeCapacity = 0;
+};
+
+#endif // TIC_RUNTIME_SRC_INTERNAL_H

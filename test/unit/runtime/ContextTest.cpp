@@ -1,0 +1,184 @@
+//===- ContextTest.cpp - Context creation, root buffer, errors ------------===//
+
+#include "TestUtil.h"
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <thread>
+
+using tic::test::Context;
+using tic::test::makeDesc;
+
+namespace {
+
+bool allZero(const void *p, size_t n) {
+  const unsigned char *b = static_cast<const unsigned char *>(p);
+  for (size_t i = 0; i < n; ++i)
+    if (b[i])
+      return false;
+  return true;
+}
+
+TEST(Context, CreateWithNullOptionsUsesDefaults) {
+  tic_rt_module_desc desc = makeDesc();
+  Context ctx(desc);
+  ASSERT_EQ(ctx.status(), TC_OK) << tic_rt_last_error(nullptr);
+  ASSERT_NE(ctx.get(), nullptr);
+  EXPECT_EQ(tic_rt_desc(ctx), &desc);
+  const tc_options *o = tic_rt_options(ctx);
+  ASSERT_NE(o, nullptr);
+  EXPECT_EQ(o->arch, TC_ARCH_CPU);
+  EXPECT_GE(o->num_threads, 1);
+  EXPECT_EQ(o->num_threads, tic_rt_num_threads(ctx));
+  EXPECT_EQ(o->seed, 0u);
+  EXPECT_STREQ(tic_rt_last_error(ctx), "");
+}
+
+TEST(Context, DestroyNullIsNoop) { tic_rt_context_destroy(nullptr); }
+
+TEST(Context, ExplicitThreadCount) {
+  tic_rt_module_desc desc = makeDesc();
+  for (int32_t n : {1, 2, 3, 7, 64}) {
+    tc_options o = Context::threads(n);
+    Context ctx(desc, &o);
+    ASSERT_EQ(ctx.status(), TC_OK);
+    EXPECT_EQ(tic_rt_num_threads(ctx), n);
+  }
+  EXPECT_EQ(tic_rt_num_threads(nullptr), 1);
+}
+
+TEST(Context, CudaWithoutGpuIsNoDevice) {
+  tic_rt_module_desc desc = makeDesc();
+  tc_options o;
+  tc_options_init(&o);
+  o.arch = TC_ARCH_CUDA;
+  tic_rt_context *ctx = reinterpret_cast<tic_rt_context *>(&o); // poison
+  EXPECT_EQ(tic_rt_context_create(&o, &desc, &ctx), TC_ERR_NO_DEVICE);
+  EXPECT_EQ(ctx, nullptr);
+  std::string msg = tic_rt_last_error(nullptr);
+  EXPECT_NE(msg.find("CUDA"), std::string::npos) << msg;
+}
+
+TEST(Context, AnyFallsBackToCpu) {
+  tic_rt_module_desc desc = makeDesc();
+  tc_options o;
+  tc_options_init(&o);
+  o.arch = TC_ARCH_ANY;
+  Context ctx(desc, &o);
+  ASSERT_EQ(ctx.status(), TC_OK);
+  EXPECT_EQ(tic_rt_options(ctx)->arch, TC_ARCH_CPU);
+}
+
+TEST(Context, InvalidArguments) {
+  tic_rt_module_desc desc = makeDesc();
+  tic_rt_context *ctx = nullptr;
+  EXPECT_EQ(tic_rt_context_create(nullptr, &desc, nullptr),
+            TC_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(tic_rt_context_create(nullptr, nullptr, &ctx),
+            TC_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(ctx, nullptr);
+
+  tc_options o;
+  tc_options_init(&o);
+  int bogusArch = 42; // what a C caller may store
+  std::memcpy(&o.arch, &bogusArch, sizeof(bogusArch));
+  EXPECT_EQ(tic_rt_context_create(&o, &desc, &ctx), TC_ERR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(tic_rt_last_error(nullptr)).find("arch"),
+            std::string::npos);
+
+  tc_options_init(&o);
+  o.num_threads = -3;
+  EXPECT_EQ(tic_rt_context_create(&o, &desc, &ctx), TC_ERR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(tic_rt_last_error(nullptr)).find("num_threads"),
+            std::string::npos);
+
+  tic_rt_module_desc bad = makeDesc(64, 48); // not a power of two
+  EXPECT_EQ(tic_rt_context_create(nullptr, &bad, &ctx),
+            TC_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(ctx, nullptr);
+}
+
+TEST(Context, AbiVersionChecked) {
+  tic_rt_module_desc desc = makeDesc();
+  tic_rt_context *ctx = nullptr;
+  desc.abi_version = TIC_RT_ABI_VERSION + 1;
+  EXPECT_EQ(tic_rt_context_create(nullptr, &desc, &ctx), TC_ERR_UNSUPPORTED);
+  std::string msg = tic_rt_last_error(nullptr);
+  EXPECT_NE(msg.find("testmod"), std::string::npos) << msg;
+  desc.abi_version = 0;
+  EXPECT_EQ(tic_rt_context_create(nullptr, &desc, &ctx), TC_ERR_UNSUPPORTED);
+  EXPECT_EQ(ctx, nullptr);
+}
+
+TEST(Context, RootIsZeroedAndAligned) {
+  struct Case {
+    uint64_t size, align, expectAlign;
+  } cases[] = {
+      {0, 0, 64},
+      {1, 0, 64},
+      {1000, 0, 64},
+      {4096, 16, 64},
+      {12345, 128, 128},
+      {100000, 4096, 4096},
+      {3u << 20, 0, 64}, // mmap path
+      {5u << 20, 8192, 8192},
+  };
+  for (const Case &c : cases) {
+    tic_rt_module_desc desc = makeDesc(c.size, c.align);
+    Context ctx(desc);
+    ASSERT_EQ(ctx.status(), TC_OK) << tic_rt_last_error(nullptr);
+    void *root = tic_rt_root(ctx);
+    ASSERT_NE(root, nullptr) << "size " << c.size;
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(root) % c.expectAlign, 0u)
+        << "size " << c.size << " align " << c.align;
+    EXPECT_EQ(tic_rt_root_size(ctx), c.size);
+    EXPECT_TRUE(allZero(root, c.size)) << "size " << c.size;
+    std::memset(root, 0x5A, c.size); // the whole buffer is writable
+  }
+}
+
+TEST(Context, RootsAreIndependent) {
+  tic_rt_module_desc desc = makeDesc(256);
+  Context a(desc), b(desc);
+  ASSERT_EQ(a.status(), TC_OK);
+  ASSERT_EQ(b.status(), TC_OK);
+  EXPECT_NE(tic_rt_root(a), tic_rt_root(b));
+  std::memset(tic_rt_root(a), 1, 256);
+  EXPECT_TRUE(allZero(tic_rt_root(b), 256));
+}
+
+TEST(Context, FailRecordsMessageAndReturnsStatus) {
+  tic_rt_module_desc desc = makeDesc();
+  Context ctx(desc);
+  ASSERT_EQ(ctx.status(), TC_OK);
+  EXPECT_EQ(tic_rt_fail(ctx, TC_ERR_OUT_OF_BOUNDS, "index %d of %s", 7, "u"),
+            TC_ERR_OUT_OF_BOUNDS);
+  EXPECT_STREQ(tic_rt_last_error(ctx), "index 7 of u");
+  EXPECT_EQ(tic_rt_fail(ctx, TC_ERR_INTERNAL, "second"), TC_ERR_INTERNAL);
+  EXPECT_STREQ(tic_rt_last_error(ctx), "second");
+}
+
+TEST(Context, FailTruncatesLongMessages) {
+  tic_rt_module_desc desc = makeDesc();
+  Context ctx(desc);
+  std::string longText(5000, 'x');
+  tic_rt_fail(ctx, TC_ERR_INTERNAL, "%s", longText.c_str());
+  std::string msg = tic_rt_last_error(ctx);
+  EXPECT_GT(msg.size(), 500u);
+  EXPECT_LT(msg.size(), longText.size());
+}
+
+TEST(Context, FailWithoutContextIsPerThread) {
+  tic_rt_fail(nullptr, TC_ERR_INTERNAL, "main thread %d", 1);
+  std::string other;
+  std::thread t([&] {
+    other = tic_rt_last_error(nullptr);
+    tic_rt_fail(nullptr, TC_ERR_INTERNAL, "worker");
+  });
+  t.join();
+  EXPECT_EQ(other, "");
+  EXPECT_STREQ(tic_rt_last_error(nullptr), "main thread 1");
+}
+
+} // namespace
