@@ -42,8 +42,9 @@ protected:
 /// the chain, as the driver does.
 using Stage = void (*)(ast::Program &, DiagnosticEngine &);
 
-/// The stages after the parser. Semantic analysis is added here, one line:
-///   [](ast::Program &p, DiagnosticEngine &d) { /* e.g. */ runSema(p, d); },
+/// The stages after the parser, in order. Semantic analysis joins as one
+/// entry (with #include "tic/Frontend/Sema.h"):
+///   [](ast::Program &p, DiagnosticEngine &d) { sema::analyze(p, d, {}); },
 const std::vector<Stage> kStages = {
     // AST printing must handle every tree the parser can build.
     [](ast::Program &p, DiagnosticEngine &) {

@@ -14,6 +14,7 @@ cd "$(dirname "$0")/.."
 SECONDS_TO_RUN=${1:-300}
 shift || true
 BUILD_DIR=${TIC_FUZZ_BUILD_DIR:-build-fuzz}
+case "$BUILD_DIR" in /*) ;; *) BUILD_DIR=$PWD/$BUILD_DIR ;; esac
 LLVM_BIN=/usr/lib/llvm-22/bin
 JOBS=${TIC_JOBS:-2}
 FUZZ_JOBS=${TIC_FUZZ_JOBS:-1}
@@ -33,10 +34,17 @@ find examples test/Frontend -name '*.tc' -type f -print0 |
     cp "$f" "$SEEDS/$(echo "$f" | tr '/' '_')"
   done
 
+# Several processes write their logs to fuzz-N.log in the build directory.
+PARALLEL=()
+if [ "$FUZZ_JOBS" -gt 1 ]; then
+  PARALLEL=(-jobs="$FUZZ_JOBS" -workers="$FUZZ_JOBS")
+fi
 # -timeout: one input taking over a second is a finding (the parser must stay
 # linear); -max_len lets inputs reach the statement-length limit.
-exec "$BUILD_DIR/fuzz/tic-fuzz-frontend" \
-  -dict=fuzz/tc.dict -max_total_time="$SECONDS_TO_RUN" -timeout=1 \
-  -rss_limit_mb=4096 -max_len=16384 -jobs="$FUZZ_JOBS" -workers="$FUZZ_JOBS" \
+DICT=$PWD/fuzz/tc.dict
+cd "$BUILD_DIR"
+exec "$BUILD_DIR/bin/tic-fuzz-frontend" \
+  -dict="$DICT" -max_total_time="$SECONDS_TO_RUN" -timeout=1 \
+  -rss_limit_mb=4096 -max_len=16384 "${PARALLEL[@]}" \
   -artifact_prefix="$FINDINGS/" -print_final_stats=1 \
   "$@" "$CORPUS" "$SEEDS"

@@ -13,7 +13,9 @@
 #include "TCParser.h"
 #include "antlr4-runtime.h"
 
+#include <algorithm>
 #include <cerrno>
+#include <iomanip>
 #include <cmath>
 #include <cstdlib>
 #include <set>
@@ -30,11 +32,34 @@ namespace {
 // Locations
 //===----------------------------------------------------------------------===//
 
+/// ANTLR counts positions in code points; diagnostics count bytes (as clang
+/// does), so that carets line up under the source line printed as bytes.
+/// While a file with non-ASCII text is parsed, this maps code-point indices
+/// to byte offsets (one entry per code point, plus the end).
+struct ByteMap {
+  std::vector<uint32_t> cpToByte;
+  std::vector<uint32_t> lineStarts; // byte offset of each line's start
+};
+thread_local const ByteMap *currentByteMap = nullptr;
+
+uint32_t byteOffsetOf(size_t cpIndex) {
+  const ByteMap *m = currentByteMap;
+  if (!m)
+    return cpIndex;
+  return m->cpToByte[std::min(cpIndex, m->cpToByte.size() - 1)];
+}
+
 SourceLoc startOf(const antlr4::Token *t) {
   SourceLoc l;
   l.line = t->getLine();
   l.col = t->getCharPositionInLine() + 1;
   l.offset = t->getStartIndex();
+  if (const ByteMap *m = currentByteMap) {
+    l.offset = byteOffsetOf(t->getStartIndex());
+    if (l.line >= 1 && l.line <= m->lineStarts.size() &&
+        l.offset >= m->lineStarts[l.line - 1])
+      l.col = l.offset - m->lineStarts[l.line - 1] + 1;
+  }
   return l;
 }
 
@@ -45,6 +70,8 @@ SourceLoc endOf(const antlr4::Token *t) {
   size_t len = t->getStopIndex() >= t->getStartIndex()
                    ? t->getStopIndex() - t->getStartIndex() + 1
                    : 0;
+  if (currentByteMap && len)
+    len = byteOffsetOf(t->getStopIndex() + 1) - l.offset;
   l.col += len;
   l.offset += len;
   return l;
@@ -203,10 +230,20 @@ bool prescan(antlr4::CommonTokenStream &tokens, DiagnosticEngine &diags,
       std::string text = t->getText();
       std::ostringstream msg;
       unsigned char c = text.empty() ? 0 : (unsigned char)text[0];
-      if (c >= 0x20 && c < 0x7f)
+      if (c >= 0x20 && c < 0x7f) {
         msg << "invalid character '" << text << "' in source";
-      else
-        msg << "invalid byte 0x" << std::hex << (unsigned)c << " in source";
+      } else if (c >= 0x80) {
+        // A valid UTF-8 sequence outside a string or comment.
+        std::u32string cp = antlrcpp::utf8_to_utf32(text.data(),
+                                                    text.data() + text.size());
+        msg << "invalid character U+" << std::hex << std::uppercase
+            << std::setw(4) << std::setfill('0')
+            << (cp.empty() ? 0u : (unsigned)cp[0])
+            << " in source (only strings and comments may hold non-ASCII text)";
+      } else {
+        msg << "invalid byte 0x" << std::hex << std::setw(2)
+            << std::setfill('0') << (unsigned)c << " in source";
+      }
       diags.error(rangeOf(t), msg.str());
       ok = false;
       break;
@@ -806,9 +843,117 @@ private:
 
 } // namespace
 
+namespace {
+
+/// Length of the valid UTF-8 sequence starting at text[i], or 0 when the
+/// bytes there are not one (stray continuation byte, truncated sequence,
+/// overlong encoding, surrogate, code point above U+10FFFF).
+size_t utf8SequenceLength(const std::string &text, size_t i) {
+  auto byte = [&](size_t k) -> unsigned {
+    return k < text.size() ? (unsigned char)text[k] : 0u;
+  };
+  unsigned c = byte(i);
+  if (c < 0x80)
+    return 1;
+  size_t len;
+  unsigned lo = 0x80, hi = 0xbf; // allowed range of the second byte
+  if (c >= 0xc2 && c <= 0xdf) {
+    len = 2;
+  } else if (c >= 0xe0 && c <= 0xef) {
+    len = 3;
+    if (c == 0xe0)
+      lo = 0xa0; // overlong
+    if (c == 0xed)
+      hi = 0x9f; // surrogates
+  } else if (c >= 0xf0 && c <= 0xf4) {
+    len = 4;
+    if (c == 0xf0)
+      lo = 0x90; // overlong
+    if (c == 0xf4)
+      hi = 0x8f; // above U+10FFFF
+  } else {
+    return 0;
+  }
+  if (i + len > text.size())
+    return 0;
+  if (byte(i + 1) < lo || byte(i + 1) > hi)
+    return 0;
+  for (size_t k = 2; k < len; ++k)
+    if ((byte(i + k) & 0xc0) != 0x80)
+      return 0;
+  return len;
+}
+
+/// Reports every byte that is not part of valid UTF-8 (the ANTLR input
+/// stream cannot decode such text). When the text is valid but not ASCII,
+/// fills `map` so token positions can be given in bytes.
+bool checkEncoding(const SourceFile &file, DiagnosticEngine &diags,
+                   ByteMap &map, bool &nonAscii) {
+  const std::string &text = file.text();
+  nonAscii = false;
+  bool ok = true;
+  uint32_t line = 1, lineStart = 0;
+  for (size_t i = 0; i < text.size();) {
+    unsigned char c = text[i];
+    if (c == '\n') {
+      ++line;
+      lineStart = i + 1;
+      ++i;
+      continue;
+    }
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    nonAscii = true;
+    size_t len = utf8SequenceLength(text, i);
+    if (len) {
+      i += len;
+      continue;
+    }
+    ok = false;
+    SourceLoc loc;
+    loc.line = line;
+    loc.col = i - lineStart + 1;
+    loc.offset = i;
+    std::ostringstream msg;
+    msg << "invalid UTF-8 byte 0x" << std::hex << std::setw(2)
+        << std::setfill('0') << (unsigned)c << " in source";
+    diags.error(SourceRange(loc), msg.str());
+    if (diags.limitReached())
+      return false;
+    ++i;
+  }
+  if (!ok || !nonAscii)
+    return ok;
+  map.cpToByte.reserve(text.size() + 1);
+  map.lineStarts.push_back(0);
+  for (size_t i = 0; i < text.size();) {
+    map.cpToByte.push_back(i);
+    if (text[i] == '\n')
+      map.lineStarts.push_back(i + 1);
+    i += utf8SequenceLength(text, i);
+  }
+  map.cpToByte.push_back(text.size());
+  return true;
+}
+
+/// Installs a ByteMap for the positions of the current thread's parse.
+struct ByteMapScope {
+  explicit ByteMapScope(const ByteMap *m) { currentByteMap = m; }
+  ~ByteMapScope() { currentByteMap = nullptr; }
+};
+
+} // namespace
+
 std::unique_ptr<Program> tic::parseProgram(const SourceFile &file,
                                            DiagnosticEngine &diags,
                                            const ParserLimits &limits) {
+  ByteMap byteMap;
+  bool nonAscii = false;
+  if (!checkEncoding(file, diags, byteMap, nonAscii))
+    return nullptr;
+  ByteMapScope byteMapScope(nonAscii ? &byteMap : nullptr);
   antlr4::ANTLRInputStream input(file.text());
   TCLexer lexer(&input);
   lexer.removeErrorListeners();
