@@ -1,0 +1,214 @@
+//===- SNode.td - the snode dialect ------------------------*- tablegen -*-===//
+//
+// The layout tree (snode.tree and its containers/places) and the micro-access
+// operations that field accesses are decomposed into.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TIC_DIALECT_SNODE_TD
+#define TIC_DIALECT_SNODE_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/IR/BuiltinAttributes.td"
+
+def SNode_Dialect : Dialect {
+  let name = "snode";
+  let cppNamespace = "::tic::snode";
+  let summary = "Layout trees (SNodes) and micro-access operations";
+  let useDefaultTypePrinterParser = 1;
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::arith::ArithDialect"];
+}
+
+class SNode_Op<string mnemonic, list<Trait> traits = []>
+    : Op<SNode_Dialect, mnemonic, traits>;
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+def SNode_PtrType : TypeDef<SNode_Dialect, "Ptr"> {
+  let mnemonic = "ptr";
+  let summary = "opaque pointer to a cell or container of an SNode";
+}
+
+//===----------------------------------------------------------------------===//
+// Container interface
+//===----------------------------------------------------------------------===//
+
+def SNode_ContainerOpInterface : OpInterface<"SNodeContainerOpInterface"> {
+  let cppNamespace = "::tic::snode";
+  let description = [{
+    Common view of every container SNode (dense, pointer, bitmasked, hash,
+    dynamic, bit_struct, bit_array): a name, the axes it splits, the extent per
+    axis and a single-block region holding its children.
+  }];
+  let methods = [
+    InterfaceMethod<"node name", "::llvm::StringRef", "getNodeName", (ins),
+      [{}], [{ return $_op.getSymName(); }]>,
+    InterfaceMethod<"axes of this level", "::llvm::ArrayRef<int64_t>",
+      "getAxesArray", (ins), [{}], [{ return $_op.getAxes(); }]>,
+    InterfaceMethod<"extent per axis", "::llvm::ArrayRef<int64_t>",
+      "getShapeArray", (ins), [{}], [{ return $_op.getShape(); }]>,
+    InterfaceMethod<"node kind", "::tic::snode::SNodeKind", "getKind", (ins),
+      [{}], [{ return ConcreteOp::kKind; }]>,
+    InterfaceMethod<"children region", "::mlir::Region &", "getChildren",
+      (ins), [{}], [{ return $_op.getBody(); }]>,
+  ];
+}
+
+//===----------------------------------------------------------------------===//
+// Layout tree
+//===----------------------------------------------------------------------===//
+
+def SNode_TreeOp : SNode_Op<"tree", [Symbol, NoTerminator, SingleBlock,
+                                     NoRegionArguments]> {
+  let summary = "root of a layout tree";
+  let description = [{
+    `snode.tree @root { ... }` holds containers and places (0-D fields placed
+    directly under the root). Node and place names are unique within the
+    module across all trees.
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "$sym_name attr-dict-with-keyword $body";
+  let hasRegionVerifier = 1;
+  let builders = [OpBuilder<(ins "::llvm::StringRef":$name)>];
+}
+
+class SNode_ContainerOp<string mnemonic, string kind>
+    : SNode_Op<mnemonic, [NoTerminator, SingleBlock, NoRegionArguments,
+        SNode_ContainerOpInterface,
+        ParentOneOf<["TreeOp", "DenseOp", "PointerOp", "BitmaskedOp", "HashOp",
+                     "DynamicOp", "BitStructOp", "BitArrayOp"]>]> {
+  let arguments = (ins SymbolNameAttr:$sym_name, DenseI64ArrayAttr:$axes,
+                       DenseI64ArrayAttr:$shape,
+                       OptionalAttr<I64Attr>:$chunk,
+                       OptionalAttr<I64Attr>:$bits);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat =
+      "$sym_name `axes` $axes `shape` $shape attr-dict-with-keyword $body";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    static constexpr ::tic::snode::SNodeKind kKind = ::tic::snode::SNodeKind::}] # kind # [{;
+  }];
+  let builders = [OpBuilder<(ins "::llvm::StringRef":$name,
+      "::llvm::ArrayRef<int64_t>":$axes, "::llvm::ArrayRef<int64_t>":$shape)>];
+}
+
+def SNode_DenseOp : SNode_ContainerOp<"dense", "Dense"> {
+  let summary = "fixed-size, always-active array of cells";
+}
+def SNode_PointerOp : SNode_ContainerOp<"pointer", "Pointer"> {
+  let summary = "array of pointers to cells (parsed; lowering not supported yet)";
+}
+def SNode_BitmaskedOp : SNode_ContainerOp<"bitmasked", "Bitmasked"> {
+  let summary = "dense + activity bit per cell (parsed; lowering not supported yet)";
+}
+def SNode_HashOp : SNode_ContainerOp<"hash", "Hash"> {
+  let summary = "hash map of cells (parsed; lowering not supported yet)";
+}
+def SNode_DynamicOp : SNode_ContainerOp<"dynamic", "Dynamic"> {
+  let summary = "variable-length list on the last axis (parsed; lowering not supported yet)";
+}
+def SNode_BitStructOp : SNode_ContainerOp<"bit_struct", "BitStruct"> {
+  let summary = "packs quantized scalars in a word (parsed; lowering not supported yet)";
+}
+def SNode_BitArrayOp : SNode_ContainerOp<"bit_array", "BitArray"> {
+  let summary = "packs quantized scalars along an axis (parsed; lowering not supported yet)";
+}
+
+def SNode_PlaceOp : SNode_Op<"place", [
+    ParentOneOf<["TreeOp", "DenseOp", "PointerOp", "BitmaskedOp", "HashOp",
+                 "DynamicOp", "BitStructOp", "BitArrayOp"]>]> {
+  let summary = "places one field in the cells of its parent";
+  let description = [{
+    `snode.place @u : [f32, f32, f32]` stores one element of field `u` (here
+    a vec3, scalarized into three components laid out contiguously) in each
+    cell of the enclosing container.
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, TypeArrayAttr:$components);
+  let assemblyFormat = "$sym_name `:` $components attr-dict";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::Type getComponentType(unsigned i) {
+      return ::llvm::cast<::mlir::TypeAttr>(getComponents()[i]).getValue();
+    }
+    unsigned getNumComponents() { return getComponents().size(); }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Micro-access operations
+//===----------------------------------------------------------------------===//
+
+def SNode_RootPtrOp : SNode_Op<"root_ptr", [Pure,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "pointer to the root cell of a tree in the context's root buffer";
+  let arguments = (ins FlatSymbolRefAttr:$tree);
+  let results = (outs SNode_PtrType:$result);
+  let assemblyFormat = "$tree attr-dict";
+}
+
+def SNode_GetChildOp : SNode_Op<"get_child", [Pure,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "container of child node @child inside a cell of its parent";
+  let arguments = (ins SNode_PtrType:$cell, FlatSymbolRefAttr:$child);
+  let results = (outs SNode_PtrType:$result);
+  let assemblyFormat = "$cell `,` $child attr-dict";
+}
+
+def SNode_IndexExtractOp : SNode_Op<"index_extract", [Pure,
+    SameOperandsAndResultType,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "the part of a global index that selects a cell of one level";
+  let description = [{
+    `snode.index_extract %i, @blk[0] below 8 : i32` yields
+    `(%i / 8) % extent` where `extent` is the extent of `@blk` along axis 0
+    and `below` the product of the extents along axis 0 of the levels below
+    `@blk` on the accessed field's path (the modulo is dropped on the topmost
+    level splitting the axis). Indices are treated as unsigned.
+  }];
+  let arguments = (ins AnySignlessInteger:$index, FlatSymbolRefAttr:$node,
+                       I64Attr:$axis, I64Attr:$below);
+  let results = (outs AnySignlessInteger:$result);
+  let assemblyFormat =
+      "$index `,` $node `[` $axis `]` `below` $below attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def SNode_LinearizeOp : SNode_Op<"linearize", [Pure, SameOperandsAndResultType,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "row-major linear cell number from per-axis cell indices";
+  let arguments = (ins FlatSymbolRefAttr:$node,
+                       Variadic<AnySignlessInteger>:$indices);
+  let results = (outs AnySignlessInteger:$result);
+  let assemblyFormat = "$node `(` $indices `)` attr-dict `:` type($result)";
+  let hasFolder = 1;
+}
+
+def SNode_LookupOp : SNode_Op<"lookup", [Pure,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "cell number %linear of container @node";
+  let arguments = (ins SNode_PtrType:$container, FlatSymbolRefAttr:$node,
+                       AnySignlessInteger:$linear);
+  let results = (outs SNode_PtrType:$result);
+  let assemblyFormat =
+      "$container `,` $node `[` $linear `]` attr-dict `:` type($linear)";
+}
+
+def SNode_PlacePtrOp : SNode_Op<"place_ptr", [Pure,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "address of component `comp` of field @field inside a cell";
+  let arguments = (ins SNode_PtrType:$cell, FlatSymbolRefAttr:$field,
+                       I64Attr:$comp);
+  let results = (outs AnyType:$result);
+  let assemblyFormat =
+      "$cell `,` $field `[` $comp `]` attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+#endif // TIC_DIALECT_SNODE_TD

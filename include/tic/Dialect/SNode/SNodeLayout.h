@@ -1,0 +1,143 @@
+//===- SNodeLayout.h - byte layout of SNode trees ---------------*- C++ -*-===//
+//
+// Computes, for every snode.tree of a module, where each container and each
+// field component lives in the context's root buffer. Used by the lowering
+// of field accesses and by the header/runtime generators (root_size,
+// root_align, field shapes).
+//
+// Layout rules (C-like, deterministic):
+//  * a component has the size of its scalar type (i1: 1 byte) and that
+//    alignment; a place's element is the struct of its components;
+//  * a cell of a container (and the root cell of a tree) is the struct of its
+//    children in declaration order: a place contributes its element, a child
+//    container its whole array (cell size * number of cells);
+//  * trees follow each other in the root buffer in module order, each aligned
+//    to its own alignment; root_size is rounded up to root_align.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TIC_DIALECT_SNODE_SNODELAYOUT_H
+#define TIC_DIALECT_SNODE_SNODELAYOUT_H
+
+#include "tic/Dialect/SNode/SNodeDialect.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+#include <deque>
+#include <optional>
+
+namespace tic::snode {
+
+struct TreeLayout;
+
+/// One container SNode.
+struct NodeLayout {
+  SNodeContainerOpInterface op;
+  std::string name;
+  SNodeKind kind = SNodeKind::Dense;
+  const NodeLayout *parent = nullptr; ///< null: child of the tree's root cell
+  const TreeLayout *tree = nullptr;
+  unsigned depth = 0;                 ///< 0 for children of the root cell
+  llvm::SmallVector<int64_t> axes, shape;
+  int64_t numCells = 1;               ///< product of shape
+  int64_t cellSize = 0, cellAlign = 1;///< one cell (struct of the children)
+  int64_t offsetInParent = 0;         ///< byte offset inside the parent's cell
+  /// Per axis of this node (same order as `axes`): whether a level index
+  /// must be reduced modulo the extent (false on the topmost level splitting
+  /// the axis, which only depends on the ancestors).
+  llvm::SmallVector<bool> needsMod;
+  /// Per axis: stride of the per-level index in the row-major linear cell
+  /// number, and the byte stride between neighbouring cells along that axis.
+  llvm::SmallVector<int64_t> linearStride, byteStride;
+  /// Extent of the node's own index space (its cells, counted from the
+  /// root), per global axis 0..rank-1 of the node's path.
+  llvm::SmallVector<int64_t> cellIndexShape;
+  /// Global index step between neighbouring cells along each axis: the
+  /// product of the extents below the node on the path to its first
+  /// (depth-first) place; 1 when the node holds places directly.
+  llvm::SmallVector<int64_t> cellIndexScale;
+  /// Lowerable with today's code (dense path)?
+  bool supported = true;
+};
+
+/// How a field's global index reaches one level of its path.
+struct LevelAccess {
+  const NodeLayout *node = nullptr;
+  /// Per axis of `node`: product of the extents along that axis of the levels
+  /// below `node` on this field's path. level index = (i / below) [% extent].
+  llvm::SmallVector<int64_t> below;
+};
+
+/// One field (snode.place).
+struct PlaceLayout {
+  PlaceOp op;
+  std::string name;
+  const NodeLayout *parent = nullptr; ///< null: 0-D field in the root cell
+  const TreeLayout *tree = nullptr;
+  llvm::SmallVector<LevelAccess> levels; ///< containers, root -> leaf
+  llvm::SmallVector<mlir::Type> components;
+  llvm::SmallVector<int64_t> componentOffsets; ///< inside the element
+  int64_t elementSize = 0, elementAlign = 1;
+  int64_t offsetInCell = 0;    ///< element offset inside the parent's cell
+  /// Full index shape (one extent per axis 0..rank-1; empty for 0-D).
+  llvm::SmallVector<int64_t> shape;
+  /// Byte offset of component 0 of element (0, ..., 0) in the root buffer.
+  int64_t baseOffset = 0;
+  /// For a single-level dense path (or 0-D), the fields are strided arrays:
+  /// byte stride per axis. std::nullopt for hierarchical layouts (use
+  /// SNodeLayout::getElementOffset).
+  std::optional<llvm::SmallVector<int64_t>> strides;
+  bool supported = true;
+  int64_t numElements() const {
+    int64_t n = 1;
+    for (int64_t s : shape) n *= s;
+    return n;
+  }
+};
+
+struct TreeLayout {
+  TreeOp op;
+  std::string name;
+  int64_t offset = 0;      ///< of the root cell in the root buffer
+  int64_t size = 0, align = 1;
+};
+
+class SNodeLayout {
+public:
+  /// Analyses every snode.tree directly inside `moduleOp`. Usable as an
+  /// MLIR analysis (getAnalysis<SNodeLayout>()).
+  explicit SNodeLayout(mlir::Operation *moduleOp);
+
+  int64_t getRootSize() const { return rootSize; }
+  int64_t getRootAlign() const { return rootAlign; }
+
+  const TreeLayout *lookupTree(llvm::StringRef name) const;
+  const NodeLayout *lookupNode(llvm::StringRef name) const;
+  const PlaceLayout *lookupPlace(llvm::StringRef name) const;
+
+  const std::deque<TreeLayout> &getTrees() const { return trees; }
+  const std::deque<NodeLayout> &getNodes() const { return nodes; }
+  /// Places in tree/declaration order.
+  const std::deque<PlaceLayout> &getPlaces() const { return places; }
+
+  /// Byte offset in the root buffer of component `comp` of the element at
+  /// `indices` (in range) of `field`.
+  int64_t getElementOffset(const PlaceLayout &field, llvm::ArrayRef<int64_t> indices,
+                           unsigned comp) const;
+
+  /// Human-readable dump (used by tic-print-snode-layout).
+  void print(llvm::raw_ostream &os) const;
+
+private:
+  void layoutChildren(mlir::Region &region, const NodeLayout *parent,
+                      const TreeLayout *tree, int64_t &size, int64_t &align);
+  std::deque<TreeLayout> trees;
+  std::deque<NodeLayout> nodes;
+  std::deque<PlaceLayout> places;
+  llvm::StringMap<const TreeLayout *> treeMap;
+  llvm::StringMap<const NodeLayout *> nodeMap;
+  llvm::StringMap<const PlaceLayout *> placeMap;
+  int64_t rootSize = 0, rootAlign = 1;
+};
+
+} // namespace tic::snode
+
+#endif

@@ -1,0 +1,245 @@
+//===- TC.td - the tc dialect ------------------------------*- tablegen -*-===//
+//
+// Kernels, parallel loops and (scalarized) field access.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TIC_DIALECT_TC_TD
+#define TIC_DIALECT_TC_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/FunctionInterfaces.td"
+include "mlir/Interfaces/CallInterfaces.td"
+include "mlir/IR/OpAsmInterface.td"
+
+def TC_Dialect : Dialect {
+  let name = "tc";
+  let cppNamespace = "::tic::tc";
+  let summary = "tic kernels, parallel loops and field access";
+  let useDefaultTypePrinterParser = 1;
+  let dependentDialects = ["::tic::snode::SNodeDialect"];
+}
+
+class TC_Op<string mnemonic, list<Trait> traits = []>
+    : Op<TC_Dialect, mnemonic, traits>;
+
+//===----------------------------------------------------------------------===//
+// Types and enums
+//===----------------------------------------------------------------------===//
+
+def TC_NDArrayType : TypeDef<TC_Dialect, "NDArray"> {
+  let mnemonic = "ndarray";
+  let summary = "external dense row-major array passed by the host";
+  let parameters = (ins "::mlir::Type":$elementType, "unsigned":$rank);
+  let assemblyFormat = "`<` $elementType `,` $rank `>`";
+  let genVerifyDecl = 1;
+}
+
+def TC_AtomicKind : I32EnumAttr<"AtomicKind", "atomic read-modify-write kind", [
+    I32EnumAttrCase<"add", 0>, I32EnumAttrCase<"sub", 1>,
+    I32EnumAttrCase<"min", 2>, I32EnumAttrCase<"max", 3>,
+    I32EnumAttrCase<"and_", 4, "and">, I32EnumAttrCase<"or_", 5, "or">,
+    I32EnumAttrCase<"xor_", 6, "xor">]> {
+  let cppNamespace = "::tic::tc";
+}
+
+def TC_Scalar : AnyTypeOf<[AnySignlessInteger, AnyFloat]>;
+def TC_Index : I<32>;
+
+//===----------------------------------------------------------------------===//
+// Kernels
+//===----------------------------------------------------------------------===//
+
+def TC_KernelOp : TC_Op<"kernel", [FunctionOpInterface, IsolatedFromAbove,
+                                   AutomaticAllocationScope]> {
+  let summary = "an entry point callable from C";
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TypeAttrOf<FunctionType>:$function_type,
+                       OptionalAttr<DictArrayAttr>:$arg_attrs,
+                       OptionalAttr<DictArrayAttr>:$res_attrs);
+  let regions = (region AnyRegion:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let builders = [OpBuilder<(ins "::llvm::StringRef":$name,
+                                 "::mlir::FunctionType":$type)>];
+  let extraClassDeclaration = [{
+    ::mlir::Region *getCallableRegion() { return &getBody(); }
+    ::llvm::ArrayRef<::mlir::Type> getArgumentTypes() {
+      return getFunctionType().getInputs();
+    }
+    ::llvm::ArrayRef<::mlir::Type> getResultTypes() {
+      return getFunctionType().getResults();
+    }
+  }];
+}
+
+def TC_ReturnOp : TC_Op<"return", [Pure, HasParent<"KernelOp">, ReturnLike,
+                                   Terminator]> {
+  let summary = "returns from a kernel";
+  let arguments = (ins Variadic<TC_Scalar>:$operands);
+  let assemblyFormat = "attr-dict ($operands^ `:` type($operands))?";
+  let hasVerifier = 1;
+  let builders = [OpBuilder<(ins), [{ build($_builder, $_state, {}); }]>];
+}
+
+//===----------------------------------------------------------------------===//
+// Loops
+//===----------------------------------------------------------------------===//
+
+def TC_ParallelForOp : TC_Op<"parallel_for", [AttrSizedOperandSegments,
+    RecursiveMemoryEffects]> {
+  let summary = "parallel loop over a rectangular index range";
+  let arguments = (ins Variadic<AnySignlessInteger>:$lowerBounds,
+                       Variadic<AnySignlessInteger>:$upperBounds,
+                       UnitAttr:$serialize,
+                       OptionalAttr<I32Attr>:$parallelize,
+                       OptionalAttr<I32Attr>:$block_dim,
+                       OptionalAttr<I64Attr>:$grain);
+  let regions = (region AnyRegion:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasRegionVerifier = 1;
+  let builders = [OpBuilder<(ins "::mlir::ValueRange":$lowerBounds,
+                                 "::mlir::ValueRange":$upperBounds)>];
+  let extraClassDeclaration = [{
+    unsigned getRank() { return getLowerBounds().size(); }
+    ::mlir::Block::BlockArgListType getInductionVars() {
+      return getBody().front().getArguments();
+    }
+  }];
+}
+
+def TC_StructForOp : TC_Op<"struct_for", [RecursiveMemoryEffects,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "parallel loop over the active cells of a field or SNode";
+  let arguments = (ins FlatSymbolRefAttr:$target,
+                       UnitAttr:$serialize,
+                       OptionalAttr<I32Attr>:$parallelize,
+                       OptionalAttr<I32Attr>:$block_dim,
+                       OptionalAttr<I64Attr>:$grain);
+  let regions = (region AnyRegion:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::Block::BlockArgListType getInductionVars() {
+      return getBody().front().getArguments();
+    }
+  }];
+}
+
+def TC_YieldOp : TC_Op<"yield", [Pure, Terminator,
+    ParentOneOf<["ParallelForOp", "StructForOp"]>]> {
+  let summary = "ends one iteration of a parallel loop";
+  let assemblyFormat = "attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Field access
+//===----------------------------------------------------------------------===//
+
+def TC_LoadOp : TC_Op<"load", [DeclareOpInterfaceMethods<SymbolUserOpInterface>,
+    MemoryEffects<[MemRead]>]> {
+  let summary = "reads one component of a field element";
+  let arguments = (ins FlatSymbolRefAttr:$field, Variadic<TC_Index>:$indices,
+                       DefaultValuedAttr<I64Attr, "0">:$comp);
+  let results = (outs TC_Scalar:$result);
+  let assemblyFormat = "$field `[` $indices `]` attr-dict `:` type($result)";
+}
+
+def TC_StoreOp : TC_Op<"store", [DeclareOpInterfaceMethods<SymbolUserOpInterface>,
+    MemoryEffects<[MemWrite]>]> {
+  let summary = "writes one component of a field element";
+  let arguments = (ins TC_Scalar:$value, FlatSymbolRefAttr:$field,
+                       Variadic<TC_Index>:$indices,
+                       DefaultValuedAttr<I64Attr, "0">:$comp);
+  let assemblyFormat =
+      "$value `,` $field `[` $indices `]` attr-dict `:` type($value)";
+}
+
+def TC_AtomicRMWOp : TC_Op<"atomic_rmw", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>,
+    MemoryEffects<[MemRead, MemWrite]>,
+    AllTypesMatch<["value", "result"]>]> {
+  let summary = "atomic read-modify-write of a field component; yields the old value";
+  let arguments = (ins TC_AtomicKind:$kind, TC_Scalar:$value,
+                       FlatSymbolRefAttr:$field, Variadic<TC_Index>:$indices,
+                       DefaultValuedAttr<I64Attr, "0">:$comp);
+  let results = (outs TC_Scalar:$result);
+  let assemblyFormat =
+      "$kind $value `,` $field `[` $indices `]` attr-dict `:` type($value)";
+  let hasVerifier = 1;
+}
+
+def TC_NDArrayLoadOp : TC_Op<"ndarray_load", [MemoryEffects<[MemRead]>,
+    TypesMatchWith<"result is the element type", "array", "result",
+                   "::llvm::cast<::tic::tc::NDArrayType>($_self).getElementType()">]> {
+  let summary = "reads one element of an ndarray";
+  let arguments = (ins TC_NDArrayType:$array, Variadic<TC_Index>:$indices);
+  let results = (outs TC_Scalar:$result);
+  let assemblyFormat = "$array `[` $indices `]` attr-dict `:` qualified(type($array))";
+  let hasVerifier = 1;
+}
+
+def TC_NDArrayStoreOp : TC_Op<"ndarray_store", [MemoryEffects<[MemWrite]>,
+    TypesMatchWith<"value is the element type", "array", "value",
+                   "::llvm::cast<::tic::tc::NDArrayType>($_self).getElementType()">]> {
+  let summary = "writes one element of an ndarray";
+  let arguments = (ins TC_Scalar:$value, TC_NDArrayType:$array,
+                       Variadic<TC_Index>:$indices);
+  let assemblyFormat =
+      "$value `,` $array `[` $indices `]` attr-dict `:` qualified(type($array))";
+  let hasVerifier = 1;
+}
+
+def TC_NDArrayAtomicRMWOp : TC_Op<"ndarray_atomic_rmw", [
+    MemoryEffects<[MemRead, MemWrite]>,
+    TypesMatchWith<"value is the element type", "array", "value",
+                   "::llvm::cast<::tic::tc::NDArrayType>($_self).getElementType()">,
+    TypesMatchWith<"result is the element type", "array", "result",
+                   "::llvm::cast<::tic::tc::NDArrayType>($_self).getElementType()">]> {
+  let summary = "atomic read-modify-write of an ndarray element; yields the old value";
+  let arguments = (ins TC_AtomicKind:$kind, TC_Scalar:$value,
+                       TC_NDArrayType:$array, Variadic<TC_Index>:$indices);
+  let results = (outs TC_Scalar:$result);
+  let assemblyFormat =
+      "$kind $value `,` $array `[` $indices `]` attr-dict `:` qualified(type($array))";
+  let hasVerifier = 1;
+}
+
+def TC_NDArrayDimOp : TC_Op<"ndarray_dim", [Pure]> {
+  let summary = "extent of an ndarray along one axis (i32)";
+  let arguments = (ins TC_NDArrayType:$array, I64Attr:$axis);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$array `,` $axis attr-dict `:` qualified(type($array))";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Runtime services
+//===----------------------------------------------------------------------===//
+
+def TC_PrintOp : TC_Op<"print"> {
+  let summary = "printf-style print from a kernel";
+  let arguments = (ins StrAttr:$format, Variadic<TC_Scalar>:$args);
+  let assemblyFormat = "$format (`,` $args^ `:` type($args))? attr-dict";
+  let hasVerifier = 1;
+}
+
+def TC_RandomOp : TC_Op<"random"> {
+  let summary = "uniform random number: float in [0, 1) or 32 random bits";
+  let results = (outs AnyTypeOf<[F32, F64, I32]>:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+def TC_AssertOp : TC_Op<"assert"> {
+  let summary = "reports a kernel failure with `message` when %cond is false";
+  let arguments = (ins I1:$cond, StrAttr:$message);
+  let assemblyFormat = "$cond `,` $message attr-dict";
+}
+
+#endif // TIC_DIALECT_TC_TD

@@ -1,0 +1,49 @@
+//===- CPU.h - LLVM dialect -> x86-64 object/assembly/IR --------*- C++ -*-===//
+#ifndef TIC_TARGET_CPU_H
+#define TIC_TARGET_CPU_H
+
+#include "mlir/Support/LLVM.h"
+#include "llvm/Support/raw_ostream.h"
+#include <string>
+
+namespace mlir {
+class ModuleOp;
+} // namespace mlir
+
+namespace tic {
+
+enum class EmitKind { Object, Assembly, LLVMIR };
+
+struct CPUTargetOptions {
+  /// Target triple; empty: "x86_64-unknown-linux-gnu".
+  std::string triple;
+  /// CPU name for the TargetMachine: "x86-64", "x86-64-v2" (default, portable
+  /// to every x86-64 CPU since ~2009: SSE4.2/POPCNT), "x86-64-v3" (AVX2/FMA),
+  /// "skylake-avx512", ..., or "native" (host CPU and its features).
+  std::string cpu = "x86-64-v2";
+  /// Extra "+feat,-feat" features appended to the CPU's.
+  std::string features;
+  /// 0..3: LLVM optimization level (O3 enables loop and SLP vectorization).
+  unsigned optLevel = 3;
+  /// Allow reassociation etc. on floating point (off: IEEE semantics).
+  bool fastMath = false;
+  /// Position-independent code (objects linkable into shared libraries).
+  bool pic = true;
+};
+
+/// Translates an LLVM-dialect module (the output of
+/// tic::buildCPULoweringPipeline) to LLVM IR, sets the triple and data layout,
+/// runs LLVM's default O<optLevel> pipeline and writes an object file,
+/// assembly text or LLVM IR text to `out`. Registers the builtin and LLVM
+/// dialect translations in the module's context itself. Diagnostics go to
+/// the module's context.
+mlir::LogicalResult emitCPU(mlir::ModuleOp module,
+                            const CPUTargetOptions &options,
+                            llvm::raw_pwrite_stream &out, EmitKind kind);
+
+/// The CPU name and feature string `options` resolve to ("native" expanded).
+std::pair<std::string, std::string> resolveCPU(const CPUTargetOptions &options);
+
+} // namespace tic
+
+#endif

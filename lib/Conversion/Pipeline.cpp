@@ -1,0 +1,48 @@
+//===- Pipeline.cpp - tc -> LLVM dialect pipeline -------------------------===//
+#include "tic/Conversion/Pipeline.h"
+#include "tic/Conversion/Passes.h"
+#include "tic/Dialect/TC/Passes.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MathToLibm/MathToLibm.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+void tic::buildCPULoweringPipeline(mlir::OpPassManager &pm,
+                                   const CPULoweringOptions &options) {
+  pm.addPass(createLowerStructFor());
+  pm.addPass(createLowerFieldAccess());
+  if (options.cleanup) pm.addPass(mlir::createCSEPass());
+  if (options.accessCSE) pm.addPass(createSNodeAccessCSE());
+  if (options.cleanup) {
+    pm.addPass(mlir::createCanonicalizerPass());
+    pm.addPass(mlir::createCSEPass());
+  }
+  pm.addPass(createConvertTCToLLVM());
+  pm.addPass(createConvertSNodeToLLVM());
+  pm.addPass(mlir::createSCFToControlFlowPass());
+  pm.addPass(mlir::createConvertMathToLLVMPass());
+  pm.addPass(mlir::createConvertMathToLibmPass());
+  pm.addPass(mlir::createArithToLLVMConversionPass());
+  pm.addPass(mlir::createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(mlir::createConvertControlFlowToLLVMPass());
+  pm.addPass(mlir::createConvertFuncToLLVMPass());
+  pm.addPass(mlir::createUBToLLVMConversionPass());
+  pm.addPass(mlir::createReconcileUnrealizedCastsPass());
+  if (options.cleanup) pm.addPass(mlir::createCanonicalizerPass());
+}
+
+void tic::registerCPULoweringPipeline() {
+  mlir::PassPipelineRegistration<>(
+      "tic-cpu-pipeline",
+      "Lower tc kernels and snode trees to the LLVM dialect for the CPU",
+      [](mlir::OpPassManager &pm) { buildCPULoweringPipeline(pm); });
+}

@@ -1,0 +1,352 @@
+//===- SNodeDialect.cpp - the snode dialect -------------------------------===//
+#include "tic/Dialect/SNode/SNodeDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallBitVector.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace tic::snode;
+
+#include "tic/Dialect/SNode/SNodeDialect.cpp.inc"
+#include "tic/Dialect/SNode/SNodeInterfaces.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "tic/Dialect/SNode/SNodeTypes.cpp.inc"
+
+void SNodeDialect::initialize() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "tic/Dialect/SNode/SNodeTypes.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "tic/Dialect/SNode/SNodeOps.cpp.inc"
+      >();
+}
+
+llvm::StringRef tic::snode::stringifySNodeKind(SNodeKind kind) {
+  switch (kind) {
+  case SNodeKind::Dense: return "dense";
+  case SNodeKind::Pointer: return "pointer";
+  case SNodeKind::Bitmasked: return "bitmasked";
+  case SNodeKind::Hash: return "hash";
+  case SNodeKind::Dynamic: return "dynamic";
+  case SNodeKind::BitStruct: return "bit_struct";
+  case SNodeKind::BitArray: return "bit_array";
+  }
+  return "?";
+}
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+Operation *tic::snode::getSymbolScope(Operation *from) {
+  if (!from) return nullptr;
+  if (isa<ModuleOp>(from)) return from;
+  if (auto m = from->getParentOfType<ModuleOp>()) return m;
+  Operation *op = from;
+  while (op->getParentOp()) op = op->getParentOp();
+  return op;
+}
+
+static void forEachTree(Operation *from, llvm::function_ref<bool(TreeOp)> fn) {
+  Operation *scope = getSymbolScope(from);
+  if (!scope) return;
+  for (Region &r : scope->getRegions())
+    for (Block &b : r)
+      for (auto tree : b.getOps<TreeOp>())
+        if (!fn(tree)) return;
+}
+
+TreeOp tic::snode::lookupTree(Operation *from, StringRef name) {
+  TreeOp found;
+  forEachTree(from, [&](TreeOp t) {
+    if (t.getSymName() == name) { found = t; return false; }
+    return true;
+  });
+  return found;
+}
+
+SNodeContainerOpInterface tic::snode::lookupNode(Operation *from, StringRef name) {
+  SNodeContainerOpInterface found;
+  forEachTree(from, [&](TreeOp t) {
+    t.walk([&](SNodeContainerOpInterface n) {
+      if (n.getNodeName() == name) { found = n; return WalkResult::interrupt(); }
+      return WalkResult::advance();
+    });
+    return !found;
+  });
+  return found;
+}
+
+PlaceOp tic::snode::lookupPlace(Operation *from, StringRef name) {
+  PlaceOp found;
+  forEachTree(from, [&](TreeOp t) {
+    t.walk([&](PlaceOp p) {
+      if (p.getSymName() == name) { found = p; return WalkResult::interrupt(); }
+      return WalkResult::advance();
+    });
+    return !found;
+  });
+  return found;
+}
+
+SmallVector<SNodeContainerOpInterface>
+tic::snode::getContainerPath(Operation *nodeOrPlace) {
+  SmallVector<SNodeContainerOpInterface> path;
+  for (Operation *op = nodeOrPlace; op && !isa<TreeOp>(op); op = op->getParentOp())
+    if (auto c = dyn_cast<SNodeContainerOpInterface>(op)) path.push_back(c);
+  std::reverse(path.begin(), path.end());
+  return path;
+}
+
+unsigned tic::snode::getIndexRank(Operation *nodeOrPlace) {
+  int64_t maxAxis = -1;
+  for (auto c : getContainerPath(nodeOrPlace))
+    for (int64_t a : c.getAxesArray()) maxAxis = std::max(maxAxis, a);
+  return unsigned(maxAxis + 1);
+}
+
+bool tic::snode::isComponentType(Type type) {
+  if (auto it = dyn_cast<IntegerType>(type))
+    return it.isSignless() && llvm::is_contained({1u, 8u, 16u, 32u, 64u}, it.getWidth());
+  return type.isF16() || type.isBF16() || type.isF32() || type.isF64();
+}
+
+int64_t tic::snode::getComponentSize(Type type) {
+  if (auto it = dyn_cast<IntegerType>(type)) return std::max<int64_t>(1, (it.getWidth() + 7) / 8);
+  if (auto ft = dyn_cast<FloatType>(type)) return ft.getWidth() / 8;
+  return 0;
+}
+
+//===----------------------------------------------------------------------===//
+// Tree
+//===----------------------------------------------------------------------===//
+
+void TreeOp::build(OpBuilder &b, OperationState &st, StringRef name) {
+  st.addAttribute(getSymNameAttrName(st.name), b.getStringAttr(name));
+  Region *r = st.addRegion();
+  r->push_back(new Block());
+}
+
+static LogicalResult verifyChildren(Operation *op, Region &region) {
+  if (region.empty() || region.front().empty())
+    return op->emitOpError("must contain at least one child SNode or place");
+  for (Operation &child : region.front())
+    if (!isa<SNodeContainerOpInterface, PlaceOp>(child))
+      return child.emitOpError("is not allowed inside an SNode; expected a "
+                               "container SNode or snode.place");
+  return success();
+}
+
+LogicalResult TreeOp::verifyRegions() {
+  if (failed(verifyChildren(*this, getBody()))) return failure();
+  // Names are unique across every tree of the module.
+  llvm::StringMap<Operation *> names;
+  auto record = [&](Operation *op, StringRef name) -> LogicalResult {
+    auto [it, inserted] = names.try_emplace(name, op);
+    if (!inserted && it->second != op)
+      return op->emitOpError("redefines SNode or field name '") << name << "'";
+    return success();
+  };
+  LogicalResult result = success();
+  forEachTree(*this, [&](TreeOp tree) {
+    tree.walk([&](Operation *op) {
+      if (auto c = dyn_cast<SNodeContainerOpInterface>(op)) {
+        if (failed(record(op, c.getNodeName()))) result = failure();
+      } else if (auto p = dyn_cast<PlaceOp>(op)) {
+        if (failed(record(op, p.getSymName()))) result = failure();
+      }
+    });
+    return succeeded(result);
+  });
+  if (failed(result)) return failure();
+  // Index spaces: the axes of a path to a place are 0..d-1.
+  WalkResult w = walk([&](PlaceOp place) {
+    llvm::SmallBitVector seen(8);
+    unsigned rank = getIndexRank(place);
+    for (auto c : getContainerPath(place))
+      for (int64_t a : c.getAxesArray()) seen.set(a);
+    for (unsigned a = 0; a < rank; ++a)
+      if (!seen.test(a)) {
+        place.emitOpError("index space of field '")
+            << place.getSymName() << "' skips axis " << a
+            << " (the axes on a path must be 0..d-1)";
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  return failure(w.wasInterrupted());
+}
+
+//===----------------------------------------------------------------------===//
+// Containers
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifyContainer(SNodeContainerOpInterface node,
+                                     std::optional<int64_t> chunk,
+                                     std::optional<int64_t> bits) {
+  Operation *op = node;
+  SNodeKind kind = node.getKind();
+  ArrayRef<int64_t> axes = node.getAxesArray(), shape = node.getShapeArray();
+  if (node.getNodeName().empty()) return op->emitOpError("needs a name");
+  if (axes.size() != shape.size())
+    return op->emitOpError("has ") << axes.size() << " axes but "
+                                    << shape.size() << " extents";
+  if (axes.empty() && kind != SNodeKind::BitStruct)
+    return op->emitOpError("needs at least one axis");
+  for (size_t i = 0; i < axes.size(); ++i) {
+    if (axes[i] < 0 || axes[i] >= 8)
+      return op->emitOpError("axis ") << axes[i] << " out of range [0, 8)";
+    if (i > 0 && axes[i] <= axes[i - 1])
+      return op->emitOpError("axes must be sorted and unique");
+    if (shape[i] <= 0)
+      return op->emitOpError("extent along axis ")
+             << axes[i] << " must be positive, got " << shape[i];
+  }
+  if (chunk && kind != SNodeKind::Dynamic)
+    return op->emitOpError("'chunk' is only valid on snode.dynamic");
+  if (bits && kind != SNodeKind::BitStruct && kind != SNodeKind::BitArray)
+    return op->emitOpError("'bits' is only valid on bit_struct and bit_array");
+  if (failed(verifyChildren(op, node.getChildren()))) return failure();
+  switch (kind) {
+  case SNodeKind::Dynamic: {
+    if (axes.size() != 1)
+      return op->emitOpError("dynamic SNodes have exactly one axis");
+    if (chunk && *chunk <= 0) return op->emitOpError("'chunk' must be positive");
+    for (Operation &child : node.getChildren().front())
+      if (!isa<PlaceOp>(child))
+        return op->emitOpError("dynamic SNodes may only hold places");
+    // The dynamic axis is the last one of the index space.
+    for (auto c : getContainerPath(op))
+      for (int64_t a : c.getAxesArray())
+        if (a > axes[0])
+          return op->emitOpError("the axis of a dynamic SNode must be the last one");
+    break;
+  }
+  case SNodeKind::BitStruct:
+  case SNodeKind::BitArray:
+    if (!bits || !llvm::is_contained({8, 16, 32, 64}, *bits))
+      return op->emitOpError("needs 'bits' of 8, 16, 32 or 64");
+    if (kind == SNodeKind::BitArray && axes.size() != 1)
+      return op->emitOpError("bit_array SNodes have exactly one axis");
+    break;
+  default:
+    break;
+  }
+  return success();
+}
+
+#define TIC_CONTAINER_IMPL(OP)                                                 \
+  void OP::build(OpBuilder &b, OperationState &st, StringRef name,            \
+                 ArrayRef<int64_t> axes, ArrayRef<int64_t> shape) {            \
+    st.addAttribute(getSymNameAttrName(st.name), b.getStringAttr(name));      \
+    st.addAttribute(getAxesAttrName(st.name), b.getDenseI64ArrayAttr(axes));   \
+    st.addAttribute(getShapeAttrName(st.name), b.getDenseI64ArrayAttr(shape)); \
+    Region *r = st.addRegion();                                                \
+    r->push_back(new Block());                                                 \
+  }                                                                            \
+  LogicalResult OP::verify() {                                                 \
+    return verifyContainer(*this, getChunk(), getBits());                      \
+  }
+TIC_CONTAINER_IMPL(DenseOp)
+TIC_CONTAINER_IMPL(PointerOp)
+TIC_CONTAINER_IMPL(BitmaskedOp)
+TIC_CONTAINER_IMPL(HashOp)
+TIC_CONTAINER_IMPL(DynamicOp)
+TIC_CONTAINER_IMPL(BitStructOp)
+TIC_CONTAINER_IMPL(BitArrayOp)
+#undef TIC_CONTAINER_IMPL
+
+//===----------------------------------------------------------------------===//
+// Place
+//===----------------------------------------------------------------------===//
+
+LogicalResult PlaceOp::verify() {
+  if (getComponents().empty())
+    return emitOpError("needs at least one component type");
+  for (Attribute a : getComponents()) {
+    Type t = cast<TypeAttr>(a).getValue();
+    if (!isComponentType(t))
+      return emitOpError("component type ") << t << " is not a scalar "
+             "(i1/i8/i16/i32/i64/f16/bf16/f32/f64)";
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Micro-access ops
+//===----------------------------------------------------------------------===//
+
+static SNodeContainerOpInterface verifyNodeRef(Operation *op, StringRef name) {
+  auto node = lookupNode(op, name);
+  if (!node) op->emitOpError("references unknown SNode '") << name << "'";
+  return node;
+}
+
+LogicalResult RootPtrOp::verifySymbolUses(SymbolTableCollection &) {
+  if (!lookupTree(*this, getTree()))
+    return emitOpError("references unknown snode.tree '") << getTree() << "'";
+  return success();
+}
+
+LogicalResult GetChildOp::verifySymbolUses(SymbolTableCollection &) {
+  return success(bool(verifyNodeRef(*this, getChild())));
+}
+
+LogicalResult IndexExtractOp::verifySymbolUses(SymbolTableCollection &) {
+  auto node = verifyNodeRef(*this, getNode());
+  if (!node) return failure();
+  if (!llvm::is_contained(node.getAxesArray(), int64_t(getAxis())))
+    return emitOpError("SNode '") << getNode() << "' does not split axis "
+                                  << getAxis();
+  return success();
+}
+
+LogicalResult IndexExtractOp::verify() {
+  if (getBelow() <= 0 || int64_t(getBelow()) <= 0)
+    return emitOpError("'below' must be positive");
+  return success();
+}
+
+LogicalResult LinearizeOp::verifySymbolUses(SymbolTableCollection &) {
+  auto node = verifyNodeRef(*this, getNode());
+  if (!node) return failure();
+  if (node.getAxesArray().size() != getIndices().size())
+    return emitOpError("expects ") << node.getAxesArray().size()
+                                   << " indices for SNode '" << getNode()
+                                   << "', got " << getIndices().size();
+  return success();
+}
+
+OpFoldResult LinearizeOp::fold(FoldAdaptor) {
+  if (getIndices().size() == 1) return getIndices()[0];
+  return {};
+}
+
+LogicalResult LookupOp::verifySymbolUses(SymbolTableCollection &) {
+  return success(bool(verifyNodeRef(*this, getNode())));
+}
+
+LogicalResult PlacePtrOp::verify() {
+  if (!isa<LLVM::LLVMPointerType>(getResult().getType()))
+    return emitOpError("result must be !llvm.ptr");
+  return success();
+}
+
+LogicalResult PlacePtrOp::verifySymbolUses(SymbolTableCollection &) {
+  PlaceOp place = lookupPlace(*this, getField());
+  if (!place) return emitOpError("references unknown field '") << getField() << "'";
+  if (getComp() < 0 || uint64_t(getComp()) >= place.getNumComponents())
+    return emitOpError("component ") << getComp() << " out of range: field '"
+           << getField() << "' has " << place.getNumComponents() << " components";
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "tic/Dialect/SNode/SNodeOps.cpp.inc"

@@ -1,0 +1,243 @@
+//===- SNodeLayout.cpp - byte layout of SNode trees -----------------------===//
+#include "tic/Dialect/SNode/SNodeLayout.h"
+
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace tic::snode;
+
+static int64_t alignTo(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
+
+SNodeLayout::SNodeLayout(Operation *moduleOp) {
+  for (Region &r : moduleOp->getRegions())
+    for (Block &b : r)
+      for (TreeOp tree : b.getOps<TreeOp>()) {
+        trees.emplace_back();
+        TreeLayout &t = trees.back();
+        t.op = tree;
+        t.name = tree.getSymName().str();
+        int64_t size = 0, align = 1;
+        layoutChildren(tree.getBody(), nullptr, &t, size, align);
+        t.size = alignTo(size, align);
+        t.align = align;
+        t.offset = alignTo(rootSize, align);
+        rootSize = t.offset + t.size;
+        rootAlign = std::max(rootAlign, align);
+        treeMap[t.name] = &t;
+      }
+  rootSize = alignTo(rootSize, rootAlign);
+
+  // Per-node data that depends only on the ancestors.
+  for (NodeLayout &n : nodes) {
+    llvm::SmallVector<const NodeLayout *> chain;
+    for (const NodeLayout *p = n.parent; p; p = p->parent) chain.push_back(p);
+    int64_t lin = 1;
+    n.needsMod.assign(n.axes.size(), false);
+    n.linearStride.assign(n.axes.size(), 1);
+    n.byteStride.assign(n.axes.size(), 0);
+    for (int k = int(n.axes.size()) - 1; k >= 0; --k) {
+      n.linearStride[k] = lin;
+      n.byteStride[k] = lin * n.cellSize;
+      lin *= n.shape[k];
+      for (const NodeLayout *p : chain)
+        if (llvm::is_contained(p->axes, n.axes[k])) n.needsMod[k] = true;
+    }
+    if (n.kind != SNodeKind::Dense) n.supported = false;
+    for (const NodeLayout *p : chain)
+      if (!p->supported) n.supported = false;
+  }
+
+  // Per-place access levels, shapes and offsets.
+  for (PlaceLayout &p : places) {
+    llvm::SmallVector<const NodeLayout *> path;
+    for (const NodeLayout *n = p.parent; n; n = n->parent) path.push_back(n);
+    std::reverse(path.begin(), path.end());
+    int64_t maxAxis = -1;
+    for (const NodeLayout *n : path)
+      for (int64_t a : n->axes) maxAxis = std::max(maxAxis, a);
+    p.shape.assign(maxAxis + 1, 1);
+    for (const NodeLayout *n : path) {
+      if (!n->supported) p.supported = false;
+      for (auto [a, s] : llvm::zip(n->axes, n->shape)) p.shape[a] *= s;
+    }
+    llvm::SmallVector<int64_t> acc(maxAxis + 1, 1); // extents below, per axis
+    p.levels.resize(path.size());
+    for (int l = int(path.size()) - 1; l >= 0; --l) {
+      const NodeLayout *n = path[l];
+      p.levels[l].node = n;
+      for (auto [a, s] : llvm::zip(n->axes, n->shape)) {
+        p.levels[l].below.push_back(acc[a]);
+      }
+      for (auto [a, s] : llvm::zip(n->axes, n->shape)) acc[a] *= s;
+    }
+    llvm::SmallVector<int64_t> zeros(p.shape.size(), 0);
+    p.baseOffset = getElementOffset(p, zeros, 0);
+    if (path.size() <= 1) {
+      llvm::SmallVector<int64_t> strides(p.shape.size(), 0);
+      if (!path.empty())
+        for (auto [k, a] : llvm::enumerate(path[0]->axes))
+          strides[a] = path[0]->byteStride[k];
+      p.strides = strides;
+    }
+  }
+
+  // Index space of each container's cells, and the step to the next cell.
+  for (NodeLayout &n : nodes) {
+    llvm::SmallVector<const NodeLayout *> path;
+    for (const NodeLayout *q = &n; q; q = q->parent) path.push_back(q);
+    int64_t maxAxis = -1;
+    for (const NodeLayout *q : path)
+      for (int64_t a : q->axes) maxAxis = std::max(maxAxis, a);
+    n.cellIndexShape.assign(maxAxis + 1, 1);
+    for (const NodeLayout *q : path)
+      for (auto [a, s] : llvm::zip(q->axes, q->shape)) n.cellIndexShape[a] *= s;
+    n.cellIndexScale.assign(maxAxis + 1, 1);
+    // First place below n (depth-first).
+    const PlaceLayout *first = nullptr;
+    n.op->walk([&](PlaceOp po) {
+      if (!first) first = lookupPlace(po.getSymName());
+    });
+    if (first) {
+      bool below = false;
+      for (const LevelAccess &lv : first->levels) {
+        if (below)
+          for (auto [a, s] : llvm::zip(lv.node->axes, lv.node->shape))
+            if (a <= maxAxis) n.cellIndexScale[a] *= s;
+        if (lv.node == &n) below = true;
+      }
+    }
+  }
+}
+
+void SNodeLayout::layoutChildren(Region &region, const NodeLayout *parent,
+                                 const TreeLayout *tree, int64_t &size,
+                                 int64_t &align) {
+  int64_t offset = 0;
+  align = 1;
+  if (region.empty()) { size = 0; return; }
+  for (Operation &child : region.front()) {
+    if (auto c = dyn_cast<SNodeContainerOpInterface>(child)) {
+      nodes.emplace_back();
+      NodeLayout &n = nodes.back();
+      n.op = c;
+      n.name = c.getNodeName().str();
+      n.kind = c.getKind();
+      n.parent = parent;
+      n.tree = tree;
+      n.depth = parent ? parent->depth + 1 : 0;
+      n.axes.assign(c.getAxesArray().begin(), c.getAxesArray().end());
+      n.shape.assign(c.getShapeArray().begin(), c.getShapeArray().end());
+      for (int64_t s : n.shape) n.numCells *= s;
+      nodeMap[n.name] = &n;
+      layoutChildren(c.getChildren(), &n, tree, n.cellSize, n.cellAlign);
+      n.cellSize = alignTo(n.cellSize, n.cellAlign);
+      offset = alignTo(offset, n.cellAlign);
+      n.offsetInParent = offset;
+      offset += n.cellSize * n.numCells;
+      align = std::max(align, n.cellAlign);
+    } else if (auto po = dyn_cast<PlaceOp>(child)) {
+      places.emplace_back();
+      PlaceLayout &p = places.back();
+      p.op = po;
+      p.name = po.getSymName().str();
+      p.parent = parent;
+      p.tree = tree;
+      int64_t eoff = 0, ealign = 1;
+      for (unsigned i = 0; i < po.getNumComponents(); ++i) {
+        Type t = po.getComponentType(i);
+        int64_t sz = getComponentSize(t);
+        eoff = alignTo(eoff, sz);
+        p.components.push_back(t);
+        p.componentOffsets.push_back(eoff);
+        eoff += sz;
+        ealign = std::max(ealign, sz);
+      }
+      p.elementAlign = ealign;
+      p.elementSize = alignTo(eoff, ealign);
+      offset = alignTo(offset, ealign);
+      p.offsetInCell = offset;
+      offset += p.elementSize;
+      align = std::max(align, ealign);
+      placeMap[p.name] = &p;
+    }
+  }
+  size = offset;
+}
+
+const TreeLayout *SNodeLayout::lookupTree(StringRef name) const {
+  return treeMap.lookup(name);
+}
+const NodeLayout *SNodeLayout::lookupNode(StringRef name) const {
+  return nodeMap.lookup(name);
+}
+const PlaceLayout *SNodeLayout::lookupPlace(StringRef name) const {
+  return placeMap.lookup(name);
+}
+
+int64_t SNodeLayout::getElementOffset(const PlaceLayout &p,
+                                      ArrayRef<int64_t> indices,
+                                      unsigned comp) const {
+  int64_t off = p.tree->offset;
+  for (const LevelAccess &lv : p.levels) {
+    const NodeLayout *n = lv.node;
+    int64_t lin = 0;
+    for (size_t k = 0; k < n->axes.size(); ++k) {
+      int64_t i = indices[n->axes[k]] / lv.below[k];
+      if (n->needsMod[k]) i %= n->shape[k];
+      lin += i * n->linearStride[k];
+    }
+    off += n->offsetInParent + lin * n->cellSize;
+  }
+  return off + p.offsetInCell + p.componentOffsets[comp];
+}
+
+template <typename R> static void printList(llvm::raw_ostream &os, const R &r) {
+  os << "[";
+  llvm::interleaveComma(r, os);
+  os << "]";
+}
+
+void SNodeLayout::print(llvm::raw_ostream &os) const {
+  os << "root_size " << rootSize << " root_align " << rootAlign << "\n";
+  for (const TreeLayout &t : trees)
+    os << "tree @" << t.name << " offset " << t.offset << " size " << t.size
+       << " align " << t.align << "\n";
+  for (const NodeLayout &n : nodes) {
+    os << "node @" << n.name << " " << stringifySNodeKind(n.kind) << " depth "
+       << n.depth << " axes ";
+    printList(os, n.axes);
+    os << " shape ";
+    printList(os, n.shape);
+    os << " cell_size " << n.cellSize << " cell_align " << n.cellAlign
+       << " offset " << n.offsetInParent << " byte_strides ";
+    printList(os, n.byteStride);
+    os << " cell_index_shape ";
+    printList(os, n.cellIndexShape);
+    os << " cell_index_scale ";
+    printList(os, n.cellIndexScale);
+    if (!n.supported) os << " unsupported";
+    os << "\n";
+  }
+  for (const PlaceLayout &p : places) {
+    os << "place @" << p.name << " components ";
+    os << "[";
+    llvm::interleaveComma(p.components, os, [&](Type t) { t.print(os); });
+    os << "] shape ";
+    printList(os, p.shape);
+    os << " element_size " << p.elementSize << " offset_in_cell "
+       << p.offsetInCell << " component_offsets ";
+    printList(os, p.componentOffsets);
+    os << " base " << p.baseOffset;
+    if (p.strides) {
+      os << " strides ";
+      printList(os, *p.strides);
+    }
+    os << " levels [";
+    llvm::interleaveComma(p.levels, os, [&](const LevelAccess &lv) {
+      os << "@" << lv.node->name << " below ";
+      printList(os, lv.below);
+    });
+    os << "]\n";
+  }
+}

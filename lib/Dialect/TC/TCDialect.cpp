@@ -1,0 +1,347 @@
+//===- TCDialect.cpp - the tc dialect -------------------------------------===//
+#include "tic/Dialect/TC/TCDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/FunctionImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace tic;
+using namespace tic::tc;
+
+#include "tic/Dialect/TC/TCDialect.cpp.inc"
+#include "tic/Dialect/TC/TCEnums.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "tic/Dialect/TC/TCTypes.cpp.inc"
+
+void TCDialect::initialize() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "tic/Dialect/TC/TCTypes.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "tic/Dialect/TC/TCOps.cpp.inc"
+      >();
+}
+
+static bool isScalar(Type t) { return snode::isComponentType(t); }
+
+LogicalResult NDArrayType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  Type elementType, unsigned rank) {
+  if (!isScalar(elementType))
+    return emitError() << "ndarray element type must be a scalar, got "
+                       << elementType;
+  if (rank < 1 || rank > 8)
+    return emitError() << "ndarray rank must be in [1, 8], got " << rank;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel
+//===----------------------------------------------------------------------===//
+
+void KernelOp::build(OpBuilder &b, OperationState &st, StringRef name,
+                     FunctionType type) {
+  st.addAttribute(SymbolTable::getSymbolAttrName(), b.getStringAttr(name));
+  st.addAttribute(getFunctionTypeAttrName(st.name), TypeAttr::get(type));
+  Region *r = st.addRegion();
+  Block *entry = new Block();
+  r->push_back(entry);
+  for (Type t : type.getInputs()) entry->addArgument(t, st.location);
+}
+
+ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
+  auto buildFuncType = [](Builder &b, ArrayRef<Type> argTypes,
+                          ArrayRef<Type> results, function_interface_impl::VariadicFlag,
+                          std::string &) { return b.getFunctionType(argTypes, results); };
+  return function_interface_impl::parseFunctionOp(
+      parser, result, /*allowVariadic=*/false,
+      getFunctionTypeAttrName(result.name), buildFuncType,
+      getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name));
+}
+
+void KernelOp::print(OpAsmPrinter &p) {
+  function_interface_impl::printFunctionOp(
+      p, *this, /*isVariadic=*/false, getFunctionTypeAttrName(),
+      getArgAttrsAttrName(), getResAttrsAttrName());
+}
+
+LogicalResult KernelOp::verify() {
+  for (Type t : getArgumentTypes())
+    if (!isScalar(t) && !isa<NDArrayType>(t))
+      return emitOpError("parameter type ") << t
+             << " is not a scalar or !tc.ndarray";
+  for (Type t : getResultTypes())
+    if (!isScalar(t))
+      return emitOpError("result type ") << t << " is not a scalar";
+  if (getBody().empty()) return emitOpError("must have a body");
+  Block &entry = getBody().front();
+  if (entry.getNumArguments() != getArgumentTypes().size())
+    return emitOpError("entry block must have ")
+           << getArgumentTypes().size() << " arguments";
+  for (auto [arg, t] : llvm::zip(entry.getArguments(), getArgumentTypes()))
+    if (arg.getType() != t)
+      return emitOpError("entry block argument type mismatch");
+  return success();
+}
+
+LogicalResult ReturnOp::verify() {
+  auto kernel = (*this)->getParentOfType<KernelOp>();
+  ArrayRef<Type> results = kernel.getResultTypes();
+  if (getOperands().size() != results.size())
+    return emitOpError("returns ") << getOperands().size()
+           << " values but the kernel has " << results.size() << " results";
+  for (auto [v, t] : llvm::zip(getOperands(), results))
+    if (v.getType() != t)
+      return emitOpError("type ") << v.getType()
+             << " does not match the kernel result type " << t;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Loops
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifyLoopBody(Operation *op, Region &body, unsigned rank,
+                                    Type ivType) {
+  if (body.empty()) return op->emitOpError("must have a body");
+  Block &entry = body.front();
+  if (entry.getNumArguments() != rank)
+    return op->emitOpError("expects ") << rank << " induction variables, got "
+                                       << entry.getNumArguments();
+  for (BlockArgument a : entry.getArguments())
+    if (a.getType() != ivType)
+      return op->emitOpError("induction variables must have type ") << ivType;
+  for (Block &b : body) {
+    if (b.empty() || !b.back().hasTrait<OpTrait::IsTerminator>())
+      return op->emitOpError("every block of the body needs a terminator");
+  }
+  WalkResult w = body.walk([&](Operation *inner) {
+    if (isa<ParallelForOp, StructForOp>(inner)) {
+      inner->emitOpError("parallel loops cannot be nested; inner loops are serial");
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(w.wasInterrupted());
+}
+
+static LogicalResult verifyLoopConfig(Operation *op, std::optional<uint32_t> par,
+                                      std::optional<uint32_t> bd,
+                                      std::optional<uint64_t> grain) {
+  if (par && int32_t(*par) <= 0)
+    return op->emitOpError("'parallelize' must be positive");
+  if (bd && int32_t(*bd) <= 0)
+    return op->emitOpError("'block_dim' must be positive");
+  if (grain && int64_t(*grain) < 0)
+    return op->emitOpError("'grain' must not be negative");
+  return success();
+}
+
+void ParallelForOp::build(OpBuilder &b, OperationState &st, ValueRange lbs,
+                          ValueRange ubs) {
+  st.addOperands(lbs);
+  st.addOperands(ubs);
+  st.addAttribute(getOperandSegmentSizesAttrName(st.name),
+                  b.getDenseI32ArrayAttr({int32_t(lbs.size()), int32_t(ubs.size())}));
+  Region *r = st.addRegion();
+  Block *entry = new Block();
+  r->push_back(entry);
+  for (Value v : lbs) entry->addArgument(v.getType(), st.location);
+}
+
+LogicalResult ParallelForOp::verifyRegions() {
+  if (getLowerBounds().empty())
+    return emitOpError("needs at least one dimension");
+  if (getLowerBounds().size() != getUpperBounds().size())
+    return emitOpError("has ") << getLowerBounds().size() << " lower and "
+                               << getUpperBounds().size() << " upper bounds";
+  Type t = getLowerBounds()[0].getType();
+  if (!t.isSignlessInteger(32) && !t.isSignlessInteger(64))
+    return emitOpError("bounds must be i32 or i64");
+  for (Value v : llvm::concat<Value>(getLowerBounds(), getUpperBounds()))
+    if (v.getType() != t)
+      return emitOpError("all bounds must have the same type");
+  if (failed(verifyLoopConfig(*this, getParallelize(), getBlockDim(), getGrain())))
+    return failure();
+  return verifyLoopBody(*this, getBody(), getRank(), t);
+}
+
+// (%i, %j) = (%a, %b) to (%c, %d) [: i64] [attributes {...}] { ... }
+ParseResult ParallelForOp::parse(OpAsmParser &parser, OperationState &result) {
+  SmallVector<OpAsmParser::Argument> ivs;
+  SmallVector<OpAsmParser::UnresolvedOperand> lbs, ubs;
+  if (parser.parseArgumentList(ivs, OpAsmParser::Delimiter::Paren) ||
+      parser.parseEqual() ||
+      parser.parseOperandList(lbs, OpAsmParser::Delimiter::Paren) ||
+      parser.parseKeyword("to") ||
+      parser.parseOperandList(ubs, OpAsmParser::Delimiter::Paren))
+    return failure();
+  Type t = parser.getBuilder().getI32Type();
+  if (succeeded(parser.parseOptionalColon()) && parser.parseType(t))
+    return failure();
+  if (ivs.size() != lbs.size() || lbs.size() != ubs.size())
+    return parser.emitError(parser.getNameLoc(),
+                            "induction variables and bounds differ in number");
+  for (auto &iv : ivs) iv.type = t;
+  if (parser.resolveOperands(lbs, t, result.operands) ||
+      parser.resolveOperands(ubs, t, result.operands))
+    return failure();
+  result.addAttribute("operandSegmentSizes",
+                      parser.getBuilder().getDenseI32ArrayAttr(
+                          {int32_t(lbs.size()), int32_t(ubs.size())}));
+  if (parser.parseOptionalAttrDictWithKeyword(result.attributes)) return failure();
+  Region *body = result.addRegion();
+  return parser.parseRegion(*body, ivs);
+}
+
+static void printValues(OpAsmPrinter &p, ValueRange vs) {
+  p << "(";
+  llvm::interleaveComma(vs, p, [&](Value v) { p.printOperand(v); });
+  p << ")";
+}
+
+void ParallelForOp::print(OpAsmPrinter &p) {
+  p << " ";
+  printValues(p, getInductionVars());
+  p << " = ";
+  printValues(p, getLowerBounds());
+  p << " to ";
+  printValues(p, getUpperBounds());
+  Type t = getLowerBounds()[0].getType();
+  if (!t.isSignlessInteger(32)) p << " : " << t;
+  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
+                                     {"operandSegmentSizes"});
+  p << " ";
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
+                /*printBlockTerminators=*/true);
+}
+
+// @target (%i, %j) [attributes {...}] { ... }
+ParseResult StructForOp::parse(OpAsmParser &parser, OperationState &result) {
+  FlatSymbolRefAttr target;
+  SmallVector<OpAsmParser::Argument> ivs;
+  if (parser.parseAttribute(target, "target", result.attributes) ||
+      parser.parseArgumentList(ivs, OpAsmParser::Delimiter::Paren) ||
+      parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  for (auto &iv : ivs) iv.type = parser.getBuilder().getI32Type();
+  Region *body = result.addRegion();
+  return parser.parseRegion(*body, ivs);
+}
+
+void StructForOp::print(OpAsmPrinter &p) {
+  p << " ";
+  p.printAttributeWithoutType(getTargetAttr());
+  p << " ";
+  printValues(p, getInductionVars());
+  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(), {"target"});
+  p << " ";
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
+                /*printBlockTerminators=*/true);
+}
+
+LogicalResult StructForOp::verifyRegions() {
+  if (getBody().empty()) return emitOpError("must have a body");
+  if (failed(verifyLoopConfig(*this, getParallelize(), getBlockDim(), getGrain())))
+    return failure();
+  return verifyLoopBody(*this, getBody(), getBody().front().getNumArguments(),
+                        IntegerType::get(getContext(), 32));
+}
+
+LogicalResult StructForOp::verifySymbolUses(SymbolTableCollection &) {
+  Operation *target = snode::lookupPlace(*this, getTarget());
+  if (!target) target = snode::lookupNode(*this, getTarget());
+  if (!target)
+    return emitOpError("references unknown field or SNode '") << getTarget() << "'";
+  unsigned rank = snode::getIndexRank(target);
+  if (rank == 0)
+    return emitOpError("cannot iterate over the 0-D field '") << getTarget() << "'";
+  if (getBody().front().getNumArguments() != rank)
+    return emitOpError("expects ") << rank << " induction variables for '"
+           << getTarget() << "', got " << getBody().front().getNumArguments();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Field access
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifyFieldAccess(Operation *op, StringRef field,
+                                       ValueRange indices, int64_t comp,
+                                       Type valueType) {
+  snode::PlaceOp place = snode::lookupPlace(op, field);
+  if (!place) return op->emitOpError("references unknown field '") << field << "'";
+  unsigned rank = snode::getIndexRank(place);
+  if (indices.size() != rank)
+    return op->emitOpError("field '") << field << "' has " << rank
+           << " indices, got " << indices.size();
+  if (comp < 0 || uint64_t(comp) >= place.getNumComponents())
+    return op->emitOpError("component ") << comp << " out of range: field '"
+           << field << "' has " << place.getNumComponents() << " components";
+  Type expected = place.getComponentType(comp);
+  if (valueType != expected)
+    return op->emitOpError("type ") << valueType << " does not match component "
+           << comp << " of field '" << field << "' (" << expected << ")";
+  return success();
+}
+
+static LogicalResult verifyAtomicKind(Operation *op, AtomicKind kind, Type t) {
+  if (isa<FloatType>(t) &&
+      (kind == AtomicKind::and_ || kind == AtomicKind::or_ || kind == AtomicKind::xor_))
+    return op->emitOpError("'") << stringifyAtomicKind(kind)
+                                << "' needs an integer type, got " << t;
+  return success();
+}
+
+LogicalResult LoadOp::verifySymbolUses(SymbolTableCollection &) {
+  return verifyFieldAccess(*this, getField(), getIndices(), getComp(), getType());
+}
+LogicalResult StoreOp::verifySymbolUses(SymbolTableCollection &) {
+  return verifyFieldAccess(*this, getField(), getIndices(), getComp(),
+                           getValue().getType());
+}
+LogicalResult AtomicRMWOp::verifySymbolUses(SymbolTableCollection &) {
+  return verifyFieldAccess(*this, getField(), getIndices(), getComp(),
+                           getValue().getType());
+}
+LogicalResult AtomicRMWOp::verify() {
+  return verifyAtomicKind(*this, getKind(), getValue().getType());
+}
+
+static LogicalResult verifyNDIndices(Operation *op, NDArrayType t, ValueRange idx) {
+  if (idx.size() != t.getRank())
+    return op->emitOpError("ndarray of rank ") << t.getRank() << " needs "
+           << t.getRank() << " indices, got " << idx.size();
+  return success();
+}
+LogicalResult NDArrayLoadOp::verify() {
+  return verifyNDIndices(*this, getArray().getType(), getIndices());
+}
+LogicalResult NDArrayStoreOp::verify() {
+  return verifyNDIndices(*this, getArray().getType(), getIndices());
+}
+LogicalResult NDArrayAtomicRMWOp::verify() {
+  if (failed(verifyNDIndices(*this, getArray().getType(), getIndices())))
+    return failure();
+  return verifyAtomicKind(*this, getKind(), getValue().getType());
+}
+LogicalResult NDArrayDimOp::verify() {
+  if (getAxis() < 0 || uint64_t(getAxis()) >= getArray().getType().getRank())
+    return emitOpError("axis ") << getAxis() << " out of range for rank "
+                                << getArray().getType().getRank();
+  return success();
+}
+
+LogicalResult PrintOp::verify() {
+  for (Value v : getArgs())
+    if (v.getType().isBF16())
+      return emitOpError("bf16 values cannot be printed; convert them first");
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "tic/Dialect/TC/TCOps.cpp.inc"

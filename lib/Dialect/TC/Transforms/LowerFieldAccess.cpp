@@ -1,0 +1,117 @@
+//===- LowerFieldAccess.cpp - tic-lower-field-access ----------------------===//
+//
+// tc.load / tc.store / tc.atomic_rmw -> snode micro-access chains + llvm
+// memory operations on the component address.
+//
+//===----------------------------------------------------------------------===//
+#include "tic/Dialect/SNode/SNodeLayout.h"
+#include "tic/Dialect/TC/Passes.h"
+#include "tic/Dialect/TC/TCDialect.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Builders.h"
+
+namespace tic {
+#define GEN_PASS_DEF_LOWERFIELDACCESS
+#include "tic/Dialect/TC/Passes.h.inc"
+} // namespace tic
+
+using namespace mlir;
+using namespace tic;
+
+namespace {
+
+/// Builds root_ptr -> (get_child, [index_extract], [linearize], lookup)* ->
+/// place_ptr for one access.
+static Value buildComponentAddress(OpBuilder &b, Location loc,
+                                   const snode::PlaceLayout &pl,
+                                   ValueRange indices, int64_t comp) {
+  MLIRContext *ctx = b.getContext();
+  Type ptrTy = snode::PtrType::get(ctx);
+  Value cur = snode::RootPtrOp::create(b, loc, ptrTy, pl.tree->name);
+  for (const snode::LevelAccess &lv : pl.levels) {
+    const snode::NodeLayout *n = lv.node;
+    Value container = snode::GetChildOp::create(b, loc, ptrTy, cur, n->name);
+    SmallVector<Value> levelIdx;
+    for (auto [k, axis] : llvm::enumerate(n->axes)) {
+      Value i = indices[axis];
+      if (lv.below[k] == 1 && !n->needsMod[k])
+        levelIdx.push_back(i);
+      else
+        levelIdx.push_back(snode::IndexExtractOp::create(
+            b, loc, i.getType(), i, n->name, axis, lv.below[k]));
+    }
+    Value linear = levelIdx.size() == 1
+                       ? levelIdx[0]
+                       : Value(snode::LinearizeOp::create(
+                             b, loc, levelIdx[0].getType(), n->name, levelIdx));
+    cur = snode::LookupOp::create(b, loc, ptrTy, container, n->name, linear);
+  }
+  return snode::PlacePtrOp::create(b, loc, LLVM::LLVMPointerType::get(ctx), cur,
+                                   pl.name, comp);
+}
+
+static LLVM::AtomicBinOp getAtomicBinOp(tc::AtomicKind kind, Type t) {
+  bool isFloat = isa<FloatType>(t);
+  switch (kind) {
+  case tc::AtomicKind::add: return isFloat ? LLVM::AtomicBinOp::fadd : LLVM::AtomicBinOp::add;
+  case tc::AtomicKind::sub: return isFloat ? LLVM::AtomicBinOp::fsub : LLVM::AtomicBinOp::sub;
+  case tc::AtomicKind::min: return isFloat ? LLVM::AtomicBinOp::fmin : LLVM::AtomicBinOp::min;
+  case tc::AtomicKind::max: return isFloat ? LLVM::AtomicBinOp::fmax : LLVM::AtomicBinOp::max;
+  case tc::AtomicKind::and_: return LLVM::AtomicBinOp::_and;
+  case tc::AtomicKind::or_: return LLVM::AtomicBinOp::_or;
+  case tc::AtomicKind::xor_: return LLVM::AtomicBinOp::_xor;
+  }
+  llvm_unreachable("atomic kind");
+}
+
+struct LowerFieldAccessPass
+    : tic::impl::LowerFieldAccessBase<LowerFieldAccessPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    snode::SNodeLayout layout(module);
+    SmallVector<Operation *> accesses;
+    module.walk([&](Operation *op) {
+      if (isa<tc::LoadOp, tc::StoreOp, tc::AtomicRMWOp>(op)) accesses.push_back(op);
+    });
+    for (Operation *op : accesses) {
+      StringRef field = op->getAttrOfType<FlatSymbolRefAttr>("field").getValue();
+      const snode::PlaceLayout *pl = layout.lookupPlace(field);
+      if (!pl) {
+        op->emitOpError("references unknown field '") << field << "'";
+        return signalPassFailure();
+      }
+      if (!pl->supported) {
+        for (const auto &lv : pl->levels)
+          if (lv.node->kind != snode::SNodeKind::Dense) {
+            op->emitOpError("access to field '")
+                << field << "' under a '" << snode::stringifySNodeKind(lv.node->kind)
+                << "' SNode is not supported yet";
+            break;
+          }
+        return signalPassFailure();
+      }
+      OpBuilder b(op);
+      Location loc = op->getLoc();
+      if (auto load = dyn_cast<tc::LoadOp>(op)) {
+        Value addr = buildComponentAddress(b, loc, *pl, load.getIndices(), load.getComp());
+        unsigned align = snode::getComponentSize(load.getType());
+        Value v = LLVM::LoadOp::create(b, loc, load.getType(), addr, align);
+        load.replaceAllUsesWith(v);
+      } else if (auto store = dyn_cast<tc::StoreOp>(op)) {
+        Value addr = buildComponentAddress(b, loc, *pl, store.getIndices(), store.getComp());
+        unsigned align = snode::getComponentSize(store.getValue().getType());
+        LLVM::StoreOp::create(b, loc, store.getValue(), addr, align);
+      } else if (auto rmw = dyn_cast<tc::AtomicRMWOp>(op)) {
+        Value addr = buildComponentAddress(b, loc, *pl, rmw.getIndices(), rmw.getComp());
+        Type t = rmw.getValue().getType();
+        Value old = LLVM::AtomicRMWOp::create(b, loc, getAtomicBinOp(rmw.getKind(), t),
+                                              addr, rmw.getValue(),
+                                              LLVM::AtomicOrdering::monotonic);
+        rmw.replaceAllUsesWith(old);
+      }
+      op->erase();
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,14 @@
+// RUN: %tic-opt %s --tic-lower-struct-for -verify-diagnostics
+
+snode.tree @root {
+  snode.pointer @p axes [0] shape [16] {
+    snode.dense @d axes [0] shape [8] { snode.place @u : [f32] }
+  }
+}
+tc.kernel @k(%x: f32) {
+  // expected-error @+1 {{struct-for over a path with a 'pointer' SNode is not supported yet}}
+  tc.struct_for @u (%i) {
+    tc.yield
+  }
+  tc.return
+}

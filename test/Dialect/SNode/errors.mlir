@@ -1,0 +1,155 @@
+// RUN: %tic-opt %s -split-input-file -verify-diagnostics
+
+snode.tree @root {
+  // expected-error @+1 {{axes must be sorted and unique}}
+  snode.dense @a axes [1, 0] shape [4, 4] { snode.place @u : [f32] }
+}
+
+// -----
+
+snode.tree @root {
+  // expected-error @+1 {{extent along axis 0 must be positive, got 0}}
+  snode.dense @a axes [0] shape [0] { snode.place @u : [f32] }
+}
+
+// -----
+
+snode.tree @root {
+  // expected-error @+1 {{has 2 axes but 1 extents}}
+  snode.dense @a axes [0, 1] shape [4] { snode.place @u : [f32] }
+}
+
+// -----
+
+snode.tree @root {
+  // expected-error @+1 {{must contain at least one child SNode or place}}
+  snode.dense @a axes [0] shape [4] {
+  }
+}
+
+// -----
+
+snode.tree @root {
+  // expected-error @+1 {{component type 'vector<3xf32>' is not a scalar}}
+  snode.place @u : [vector<3xf32>]
+}
+
+// -----
+
+snode.tree @root {
+  snode.dense @a axes [0] shape [4] { snode.place @u : [f32] }
+  // expected-error @+1 {{redefines SNode or field name 'u'}}
+  snode.dense @b axes [0] shape [4] { snode.place @u : [f32] }
+}
+
+// -----
+
+snode.tree @root {
+  // expected-error @+1 {{dynamic SNodes have exactly one axis}}
+  snode.dynamic @d axes [0, 1] shape [4, 4] { snode.place @u : [f32] }
+}
+
+// -----
+
+snode.tree @root {
+  snode.dense @a axes [1] shape [4] {
+    // expected-error @+1 {{the axis of a dynamic SNode must be the last one}}
+    snode.dynamic @d axes [0] shape [4] { snode.place @u : [f32] }
+  }
+}
+
+// -----
+
+snode.tree @root {
+  snode.dense @a axes [0] shape [4] {
+    // expected-error @+1 {{dynamic SNodes may only hold places}}
+    snode.dynamic @d axes [0] shape [4] {
+      snode.dense @e axes [0] shape [4] { snode.place @u : [f32] }
+    }
+  }
+}
+
+// -----
+
+snode.tree @root {
+  // expected-error @+1 {{needs 'bits' of 8, 16, 32 or 64}}
+  snode.bit_struct @b axes [] shape [] attributes {bits = 12} { snode.place @u : [i32] }
+}
+
+// -----
+
+snode.tree @root {
+  snode.dense @a axes [1] shape [4] {
+    // expected-error @+1 {{index space of field 'u' skips axis 0}}
+    snode.place @u : [f32]
+  }
+}
+
+// -----
+
+snode.tree @root {
+  snode.dense @a axes [0] shape [4] {
+    // expected-error @+1 {{is not allowed inside an SNode}}
+    %c = arith.constant 0 : i32
+  }
+}
+
+// -----
+
+func.func @f() {
+  // expected-error @+1 {{references unknown snode.tree 'nope'}}
+  %r = snode.root_ptr @nope
+  return
+}
+
+// -----
+
+snode.tree @root {
+  snode.dense @a axes [0] shape [4] { snode.place @u : [f32] }
+}
+func.func @f(%i: i32) {
+  // expected-error @+1 {{SNode 'a' does not split axis 1}}
+  %x = snode.index_extract %i, @a[1] below 1 : i32
+  return
+}
+
+// -----
+
+snode.tree @root {
+  snode.dense @a axes [0, 1] shape [4, 4] { snode.place @u : [f32] }
+}
+func.func @f(%i: i32) {
+  // expected-error @+1 {{expects 2 indices for SNode 'a', got 1}}
+  %x = snode.linearize @a(%i) : i32
+  return
+}
+
+// -----
+
+snode.tree @root {
+  snode.dense @a axes [0] shape [4] { snode.place @u : [f32] }
+}
+func.func @f(%p: !snode.ptr) {
+  // expected-error @+1 {{component 1 out of range: field 'u' has 1 components}}
+  %x = snode.place_ptr %p, @u[1] : !llvm.ptr
+  return
+}
+
+// -----
+
+snode.tree @root {
+  snode.dense @a axes [0] shape [4] { snode.place @u : [f32] }
+}
+func.func @f(%p: !snode.ptr) {
+  // expected-error @+1 {{result must be !llvm.ptr}}
+  %x = snode.place_ptr %p, @u[0] : i64
+  return
+}
+
+// -----
+
+func.func @f(%p: !snode.ptr) {
+  // expected-error @+1 {{references unknown SNode 'zz'}}
+  %x = snode.get_child %p, @zz
+  return
+}

@@ -1,0 +1,56 @@
+// RUN: %tic-opt %s | FileCheck %s
+// RUN: %tic-opt %s | %tic-opt | FileCheck %s
+
+// CHECK-LABEL: snode.tree @root {
+// CHECK-NEXT:    snode.dense @blk axes [0, 1] shape [4, 4] {
+// CHECK-NEXT:      snode.dense @cell axes [0, 1] shape [8, 8] {
+// CHECK-NEXT:        snode.place @u : [f32]
+// CHECK-NEXT:        snode.place @x : [f32, f32, f32]
+// CHECK:         snode.place @loss : [f64]
+// CHECK:         snode.pointer @p axes [0] shape [16] {
+// CHECK:         snode.bitmasked @bm axes [0] shape [16] {
+// CHECK:         snode.hash @h axes [0] shape [64] {
+// CHECK:         snode.dynamic @dyn axes [0] shape [1024] attributes {chunk = 32 : i64} {
+// CHECK:         snode.bit_struct @bs axes [] shape [] attributes {bits = 32 : i64} {
+// CHECK:         snode.bit_array @ba axes [0] shape [32] attributes {bits = 32 : i64} {
+snode.tree @root {
+  snode.dense @blk axes [0, 1] shape [4, 4] {
+    snode.dense @cell axes [0, 1] shape [8, 8] {
+      snode.place @u : [f32]
+      snode.place @x : [f32, f32, f32]
+    }
+  }
+  snode.place @loss : [f64]
+  snode.pointer @p axes [0] shape [16] {
+    snode.dense @pd axes [0] shape [8] { snode.place @pv : [i32] }
+  }
+  snode.bitmasked @bm axes [0] shape [16] { snode.place @bmv : [i8] }
+  snode.hash @h axes [0] shape [64] { snode.place @hv : [i16] }
+  snode.dynamic @dyn axes [0] shape [1024] attributes {chunk = 32} { snode.place @dv : [i64] }
+  snode.bit_struct @bs axes [] shape [] attributes {bits = 32} { snode.place @bsv : [i32] }
+  snode.bit_array @ba axes [0] shape [32] attributes {bits = 32} { snode.place @bav : [i1] }
+}
+
+// CHECK-LABEL: func.func @micro
+func.func @micro(%i: i32, %j: i32) -> f32 {
+  // CHECK: %[[R:.*]] = snode.root_ptr @root
+  %r = snode.root_ptr @root
+  // CHECK: %[[C:.*]] = snode.get_child %[[R]], @blk
+  %c = snode.get_child %r, @blk
+  // CHECK: %[[I:.*]] = snode.index_extract %{{.*}}, @blk[0] below 8 : i32
+  %bi = snode.index_extract %i, @blk[0] below 8 : i32
+  %bj = snode.index_extract %j, @blk[1] below 8 : i32
+  // CHECK: %[[L:.*]] = snode.linearize @blk(%[[I]], %{{.*}}) : i32
+  %l = snode.linearize @blk(%bi, %bj) : i32
+  // CHECK: snode.lookup %[[C]], @blk[%[[L]]] : i32
+  %cell = snode.lookup %c, @blk[%l] : i32
+  %c2 = snode.get_child %cell, @cell
+  %ci = snode.index_extract %i, @cell[0] below 1 : i32
+  %cj = snode.index_extract %j, @cell[1] below 1 : i32
+  %l2 = snode.linearize @cell(%ci, %cj) : i32
+  %cell2 = snode.lookup %c2, @cell[%l2] : i32
+  // CHECK: snode.place_ptr %{{.*}}, @x[2] : !llvm.ptr
+  %p = snode.place_ptr %cell2, @x[2] : !llvm.ptr
+  %v = llvm.load %p : !llvm.ptr -> f32
+  return %v : f32
+}

@@ -1,0 +1,141 @@
+// RUN: %tic-opt %s -split-input-file -verify-diagnostics
+
+snode.tree @root {
+  snode.dense @d axes [0, 1] shape [8, 8] {
+    snode.place @u : [f32]
+    snode.place @vel : [f32, f32]
+  }
+  snode.place @cnt : [i32]
+}
+tc.kernel @k(%i: i32) {
+  // expected-error @+1 {{field 'u' has 2 indices, got 1}}
+  %v = tc.load @u[%i] : f32
+  tc.return
+}
+
+// -----
+
+snode.tree @root { snode.dense @d axes [0] shape [8] { snode.place @vel : [f32, f32] } }
+tc.kernel @k(%i: i32) {
+  // expected-error @+1 {{component 2 out of range: field 'vel' has 2 components}}
+  %v = tc.load @vel[%i] {comp = 2} : f32
+  tc.return
+}
+
+// -----
+
+snode.tree @root { snode.dense @d axes [0] shape [8] { snode.place @u : [f32] } }
+tc.kernel @k(%i: i32) {
+  // expected-error @+1 {{type 'f64' does not match component 0 of field 'u' ('f32')}}
+  %v = tc.load @u[%i] : f64
+  tc.return
+}
+
+// -----
+
+tc.kernel @k(%i: i32, %x: f32) {
+  // expected-error @+1 {{references unknown field 'nope'}}
+  tc.store %x, @nope[%i] : f32
+  tc.return
+}
+
+// -----
+
+snode.tree @root { snode.place @loss : [f32] }
+tc.kernel @k(%x: f32) {
+  // expected-error @+1 {{'xor' needs an integer type, got 'f32'}}
+  %o = tc.atomic_rmw xor %x, @loss[] : f32
+  tc.return
+}
+
+// -----
+
+// expected-error @+1 {{result type 'memref<f32>' is not a scalar}}
+tc.kernel @k() -> memref<f32> {
+  %m = memref.alloca() : memref<f32>
+  tc.return
+}
+
+// -----
+
+tc.kernel @k(%x: f32) -> i32 {
+  // expected-error @+1 {{type 'f32' does not match the kernel result type 'i32'}}
+  tc.return %x : f32
+}
+
+// -----
+
+tc.kernel @k(%n: i32) {
+  %c0 = arith.constant 0 : i32
+  tc.parallel_for (%i) = (%c0) to (%n) {
+    // expected-error @+1 {{parallel loops cannot be nested}}
+    tc.parallel_for (%j) = (%c0) to (%n) {
+      tc.yield
+    }
+    tc.yield
+  }
+  tc.return
+}
+
+// -----
+
+tc.kernel @k(%n: i32) {
+  %c0 = arith.constant 0 : i32
+  // expected-error @+1 {{'block_dim' must be positive}}
+  tc.parallel_for (%i) = (%c0) to (%n) attributes {block_dim = 0 : i32} {
+    tc.yield
+  }
+  tc.return
+}
+
+// -----
+
+snode.tree @root { snode.dense @d axes [0, 1] shape [8, 8] { snode.place @u : [f32] } }
+tc.kernel @k() {
+  // expected-error @+1 {{expects 2 induction variables for 'u', got 1}}
+  tc.struct_for @u (%i) {
+    tc.yield
+  }
+  tc.return
+}
+
+// -----
+
+tc.kernel @k(%a: !tc.ndarray<f32, 2>, %i: i32) {
+  // expected-error @+1 {{ndarray of rank 2 needs 2 indices, got 1}}
+  %v = tc.ndarray_load %a[%i] : !tc.ndarray<f32, 2>
+  tc.return
+}
+
+// -----
+
+tc.kernel @k(%a: !tc.ndarray<f32, 2>) {
+  // expected-error @+1 {{axis 2 out of range for rank 2}}
+  %d = tc.ndarray_dim %a, 2 : !tc.ndarray<f32, 2>
+  tc.return
+}
+
+// -----
+
+// expected-error @+1 {{ndarray rank must be in [1, 8], got 0}}
+tc.kernel @k(%a: !tc.ndarray<f32, 0>) {
+  tc.return
+}
+
+// -----
+
+func.func @f() {
+  // expected-error @+1 {{expects parent op 'tc.kernel'}}
+  tc.return
+}
+
+// -----
+
+tc.kernel @k(%n: i32) {
+  %c0 = arith.constant 0 : i32
+  tc.parallel_for (%i) = (%c0) to (%n) {
+    // expected-error @+1 {{expects parent op 'tc.kernel'}}
+    tc.return
+  }
+  tc.return
+}
