@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# Builds the benchmarks (target `bench`) and prints the table of
+# docs/performance.md: tic-compiled kernels vs hand-written C++/OpenMP
+# references (same process, same thread count), the Taichi 1.7.4 column when
+# `import taichi` works, and tic's own compile time per module.
+#
+#   scripts/bench.sh [--reps N] [--warmup N] [--threads N] [--compile-reps N]
+#                    [--no-taichi] [--no-build]
+# Environment: TIC_BUILD_DIR (default build), CMAKE_BUILD_PARALLEL_LEVEL.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+REPS=15 WARMUP=3 THREADS=$(nproc) COMPILE_REPS=5 TAICHI=1 BUILD=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --reps) REPS=$2; shift 2 ;;
+    --warmup) WARMUP=$2; shift 2 ;;
+    --threads) THREADS=$2; shift 2 ;;
+    --compile-reps) COMPILE_REPS=$2; shift 2 ;;
+    --no-taichi) TAICHI=0; shift ;;
+    --no-build) BUILD=0; shift ;;
+    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+    *) echo "bench.sh: unknown argument '$1'" >&2; exit 2 ;;
+  esac
+done
+
+BUILD_DIR=${TIC_BUILD_DIR:-build}
+if [ "$BUILD" = 1 ]; then
+  if [ ! -f "$BUILD_DIR/CMakeCache.txt" ]; then
+    cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release
+  fi
+  cmake --build "$BUILD_DIR" --target bench
+fi
+TIC="$BUILD_DIR/bin/tic"
+BENCH_BIN="$BUILD_DIR/bench"
+
+OUT=$(mktemp -d)
+trap 'rm -rf "$OUT"' EXIT
+LOG="$OUT/results.txt"
+: > "$LOG"
+
+echo "== machine"
+lscpu | grep -E '^(Model name|CPU\(s\)|Thread|Core|Socket|L3)' | sed 's/  */ /g'
+free -g | awk '/^Mem:/ {print "Memory: " $2 " GiB"}'
+echo "threads: $THREADS, median of $REPS runs after $WARMUP warm-up runs"
+
+ARGS=(--reps "$REPS" --warmup "$WARMUP" --threads "$THREADS")
+for b in bench_stream bench_stencil bench_julia bench_mpm88_8k bench_mpm88_64k; do
+  echo "== $b"
+  if [ ! -x "$BENCH_BIN/$b" ]; then
+    echo "   (not built)"; echo "MISSING $b" >> "$LOG"; continue
+  fi
+  if ! OMP_NUM_THREADS=$THREADS "$BENCH_BIN/$b" "${ARGS[@]}" | tee -a "$LOG" | grep '^#'; then
+    echo "   FAILED"; echo "FAILED $b" >> "$LOG"
+  fi
+done
+
+TAICHI_NOTE=""
+if [ "$TAICHI" = 1 ] && python3 -c "import taichi" >/dev/null 2>&1; then
+  echo "== taichi $(python3 -c 'import taichi; print(taichi.__version__)' 2>/dev/null | tail -n1)"
+  TARGS=(--reps "$REPS" --warmup "$WARMUP" --threads "$THREADS")
+  for s in stream stencil julia; do
+    (cd bench/taichi && python3 "$s.py" "${TARGS[@]}" 2>&1) | grep '^TAICHI' | tee -a "$LOG" || true
+  done
+  (cd bench/taichi && python3 mpm88.py "${TARGS[@]}" --np 8192 --ng 128 --dt 2e-4 2>&1) | grep '^TAICHI' | tee -a "$LOG" || true
+  (cd bench/taichi && python3 mpm88.py "${TARGS[@]}" --np 65536 --ng 256 --dt 1e-4 2>&1) | grep '^TAICHI' | tee -a "$LOG" || true
+elif [ "$TAICHI" = 1 ]; then
+  TAICHI_NOTE="skipped (taichi not installed)"
+else
+  TAICHI_NOTE="skipped (--no-taichi)"
+fi
+
+echo "== tic compile time ($COMPILE_REPS runs each, median)"
+if [ -x "$TIC" ]; then
+  for m in stream stencil julia mpm88; do
+    times=()
+    ok=1
+    for _ in $(seq "$COMPILE_REPS"); do
+      t0=$(date +%s%N)
+      if ! "$TIC" "bench/$m.tc" --cpu=native -O3 -o "$OUT/$m.o" --header "$OUT/$m.h" >/dev/null 2>&1; then
+        ok=0; break
+      fi
+      t1=$(date +%s%N)
+      times+=($(( (t1 - t0) / 1000 )))
+    done
+    if [ "$ok" = 1 ]; then
+      med=$(printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2) / 1000}')
+      echo "COMPILE module=$m ms=$med" | tee -a "$LOG"
+    else
+      echo "COMPILE module=$m failed" | tee -a "$LOG"
+    fi
+  done
+else
+  echo "   ($TIC not built)"
+fi
+
+echo
+python3 - "$LOG" "$TAICHI_NOTE" <<'PY'
+import sys
+log, note = sys.argv[1], sys.argv[2]
+res, tai, comp, bw, bad = {}, {}, [], {}, []
+for line in open(log):
+    w = line.split()
+    if not w:
+        continue
+    kv = dict(x.split("=", 1) for x in w[1:] if "=" in x)
+    if w[0] == "RESULT" and "ours_ms" in kv:
+        res[(kv["bench"], kv["variant"])] = kv
+    elif w[0] == "RESULT":
+        bw[(kv["bench"], kv["variant"])] = kv
+    elif w[0] == "TAICHI":
+        tai[(kv["bench"], kv["variant"])] = kv
+    elif w[0] == "COMPILE":
+        comp.append((w[1].split("=")[1], kv.get("ms", "failed")))
+    elif w[0] in ("MISSING", "FAILED"):
+        bad.append(" ".join(w))
+
+print("| benchmark | size | tic (ms) | C++/OpenMP (ms) | tic / C++ | Taichi 1.7.4 (ms) | Taichi / C++ | max abs err |")
+print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+for (b, v), r in res.items():
+    t = tai.get((b, v))
+    tms = t["taichi_ms"] if t else (note or "n/a")
+    tratio = f"{float(t['taichi_ms']) / float(r['ref_ms']):.2f}" if t else "-"
+    print(f"| {b} | {v} | {float(r['ours_ms']):.3f} | {float(r['ref_ms']):.3f} | "
+          f"**{float(r['ratio']):.2f}** | {tms if not t else f'{float(tms):.3f}'} | {tratio} | {r['maxerr']} |")
+for x in bad:
+    print(f"| {x} | | | | | | | |")
+print()
+print("Bandwidth (GB/s counts bytes the kernel must move: copy 8, saxpy 12, stencil 8 per element):")
+print()
+print("| kernel | tic GB/s | C++ GB/s | tic / copy bandwidth | C++ / copy bandwidth |")
+print("| --- | ---: | ---: | ---: | ---: |")
+copyref = None
+for (b, v), r in res.items():
+    if b == "copy":
+        copyref = float(r["gbps_ref"])
+for (b, v), r in res.items():
+    if "gbps_ours" in r and copyref:
+        print(f"| {b} {v} | {float(r['gbps_ours']):.2f} | {float(r['gbps_ref']):.2f} | "
+              f"{float(r['gbps_ours']) / copyref:.2f} | {float(r['gbps_ref']) / copyref:.2f} |")
+if copyref:
+    print(f"\nMeasured bandwidth (C++/OpenMP stream copy): {copyref:.2f} GB/s")
+print()
+print("| module | tic compile time (ms, median) |")
+print("| --- | ---: |")
+for m, ms in comp:
+    print(f"| bench/{m}.tc | {ms} |")
+PY
