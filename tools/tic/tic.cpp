@@ -11,6 +11,7 @@
 #include "tic/Frontend/AST.h"
 #include "tic/Frontend/Diagnostics.h"
 #include "tic/Frontend/Parser.h"
+#include "tic/Frontend/Sema.h"
 
 #include <CLI/CLI.hpp>
 
@@ -49,13 +50,16 @@ struct Options {
   bool werror = false;
   bool noWarnings = false;
   unsigned errorLimit = 20;
+  bool syntaxOnly = false;
 };
 
-const char *const kEmitKinds[] = {"ast",  "mlir", "mlir-lowered", "llvm",
+const char *const kEmitKinds[] = {"ast",  "sema", "mlir", "mlir-lowered", "llvm",
                                   "asm",  "obj",  "ptx",          "header"};
 
 /// Emission stages the compiler implements so far.
-bool emitImplemented(const std::string &kind) { return kind == "ast"; }
+bool emitImplemented(const std::string &kind) {
+  return kind == "ast" || kind == "sema";
+}
 
 /// Writes `data` to `path` atomically: temporary file + rename. "-" is stdout.
 bool writeOutput(const std::string &path, const std::string &data,
@@ -116,7 +120,8 @@ bool readInput(const std::string &path, std::string &text, std::string &error) {
   return true;
 }
 
-std::string defaultOutput(const Options &opts) {
+/// The input file's stem: the default module name and output name.
+std::string inputStem(const Options &opts) {
   std::string stem = opts.input == "-" ? "out" : opts.input;
   size_t slash = stem.find_last_of('/');
   if (slash != std::string::npos)
@@ -124,6 +129,11 @@ std::string defaultOutput(const Options &opts) {
   size_t dot = stem.rfind('.');
   if (dot != std::string::npos && dot != 0)
     stem = stem.substr(0, dot);
+  return stem;
+}
+
+std::string defaultOutput(const Options &opts) {
+  std::string stem = inputStem(opts);
   if (opts.emit == "obj")
     return stem + ".o";
   if (opts.emit == "header")
@@ -149,10 +159,34 @@ int compile(const Options &opts) {
   if (!program || diags.hasErrors())
     return 1;
 
+  // Semantic analysis runs for every output kind: --emit=ast prints the
+  // parsed AST only for a valid program.
+  sema::SemaOptions semaOpts;
+  semaOpts.moduleStem = inputStem(opts);
+  for (const std::string &d : opts.defines) {
+    size_t eq = d.find('=');
+    semaOpts.defines.emplace_back(d.substr(0, eq), d.substr(eq + 1));
+  }
+  semaOpts.defaultFloat = opts.defaultFp;
+  semaOpts.debug = opts.debug;
+  std::unique_ptr<sema::CheckedModule> checked =
+      sema::analyze(*program, diags, semaOpts);
+  if (!checked || diags.hasErrors())
+    return 1;
+  if (opts.syntaxOnly)
+    return 0;
+
   std::string output = opts.output.empty() ? defaultOutput(opts) : opts.output;
   if (opts.emit == "ast") {
     std::ostringstream os;
     ast::dump(*program, os);
+    if (!writeOutput(output, os.str(), error))
+      return driverError(error);
+    return 0;
+  }
+  if (opts.emit == "sema") {
+    std::ostringstream os;
+    checked->dump(os);
     if (!writeOutput(output, os.str(), error))
       return driverError(error);
     return 0;
@@ -211,6 +245,8 @@ int main(int argc, char **argv) {
                  "Override a constant: -D name=value (repeatable)");
   app.add_option("-O", opts.optLevel, "Optimisation level 0-3 (default 3)")
       ->check(CLI::IsMember({"0", "1", "2", "3"}));
+  app.add_flag("--fsyntax-only", opts.syntaxOnly,
+               "Check the program (parse and semantic analysis); write nothing");
   app.add_flag("-g", opts.debug,
                "Debug build: bounds checks, assertions, overflow reports");
   app.add_flag("--check-bounds", opts.checkBounds,
@@ -239,7 +275,7 @@ int main(int argc, char **argv) {
   std::vector<std::string> args;
   for (int i = argc - 1; i >= 1; --i) {
     std::string a = argv[i];
-    if (a == "-Werror" || a.rfind("-march=", 0) == 0 || a == "-march" ||
+    if (a == "-fsyntax-only" || a == "-Werror" || a.rfind("-march=", 0) == 0 || a == "-march" ||
         a.rfind("-mcpu=", 0) == 0)
       a = "-" + a;
     if (a.rfind("--mcpu", 0) == 0)

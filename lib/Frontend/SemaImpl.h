@@ -1,0 +1,184 @@
+//===- SemaImpl.h - Internal state of semantic analysis ---------*- C++ -*-===//
+
+#ifndef TIC_LIB_FRONTEND_SEMAIMPL_H
+#define TIC_LIB_FRONTEND_SEMAIMPL_H
+
+#include "tic/Frontend/ConstEval.h"
+#include "tic/Frontend/Sema.h"
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace tic {
+namespace sema {
+
+/// A global name.
+struct GlobalEntry {
+  enum class Kind { Const, TypeAlias, Struct, Field, Kernel, Func, Instance, LayoutLet };
+  Kind kind;
+  SourceRange range;
+  const ast::Decl *decl = nullptr;
+  ConstantInfo *constant = nullptr;      // Const (null until evaluated)
+  const Type *type = nullptr;            // TypeAlias, Struct (null until resolved)
+  FieldInfo *field = nullptr;            // Field
+  const ast::FunctionDecl *func = nullptr; // Kernel, Func
+  SNode *snode = nullptr;                // LayoutLet
+  bool visited = false;                  // Const: its declaration was checked
+};
+
+/// A name bound in a local scope.
+struct LocalBinding {
+  enum class Kind { Local, Field, SNode, Value };
+  Kind kind = Kind::Local;
+  LocalVar *local = nullptr;
+  const FieldInfo *field = nullptr;
+  const SNode *snode = nullptr;
+  ConstValue value;
+  SourceRange range;
+};
+
+/// What is being checked: a function body (kernel or func instantiation),
+/// or a global constant expression (fn == nullptr).
+struct FnState {
+  CheckedFunction *fn = nullptr;
+  bool isKernel = false;
+  std::vector<std::map<std::string, LocalBinding>> scopes;
+  /// Loop nesting: for each enclosing loop, whether it is parallel /
+  /// a static-for (where break is not allowed).
+  struct Loop {
+    bool parallel;
+    bool isStatic;
+    bool isStructFor;
+  };
+  std::vector<Loop> loops;
+  /// Depth of blocks that are not the kernel's top-level scope (if bodies,
+  /// while bodies, loop bodies): a for loop at depth 0 is parallel.
+  unsigned nonTopDepth = 0;
+  bool inParallelLoop() const {
+    for (auto &l : loops)
+      if (l.parallel)
+        return true;
+    return false;
+  }
+  unsigned nextLocalId = 0;
+};
+
+class Sema {
+public:
+  Sema(ast::Program &p, DiagnosticEngine &d, const SemaOptions &o);
+  std::unique_ptr<CheckedModule> run();
+
+  // Module state.
+  ast::Program &program;
+  DiagnosticEngine &diags;
+  const SemaOptions &opts;
+  std::unique_ptr<CheckedModule> mod;
+  TypeContext *types = nullptr;
+  const ScalarType *defaultFloat = nullptr;
+  std::map<std::string, GlobalEntry> globals;
+  std::map<std::string, const Type *> builtinTypes; // vec3, mat2, ...
+  std::map<std::string, Builtin> builtinFuncs;
+  std::set<std::string> definesUsed;
+  /// Func instantiations by key (decl pointer + template args).
+  std::map<std::string, CheckedFunction *> funcInstances;
+  struct InstFrame {
+    std::string key;
+    std::string display;
+    SourceRange callRange;
+  };
+  std::vector<InstFrame> instStack;
+  std::set<std::string> instFailed;
+  /// Fields placed explicitly: where.
+  std::map<const FieldInfo *, SourceRange> placedAt;
+  FnState *st = nullptr; // current function state (never null while checking)
+  std::set<std::pair<uint32_t, std::string>> reported; // dedupe (instantiations)
+  bool suppressNotes = false;
+  bool recursionAborted = false;
+  std::vector<std::unique_ptr<LocalVar>> orphanLocals;
+  void error(SourceRange r, const std::string &m);
+  void note(SourceRange r, const std::string &m);
+  void warning(SourceRange r, const std::string &m);
+  FnState globalState;
+
+  // Declarations (Sema.cpp).
+  void collectGlobals();
+  void checkConstant(ast::ConstDecl &d);
+  void checkStruct(ast::StructDecl &d);
+  void checkTypeAlias(ast::TypeAliasDecl &d);
+  void checkFieldDecl(ast::FieldDecl &d);
+  void checkKernelDecl(const ast::FunctionDecl &d);
+  void checkInstance(ast::InstanceDecl &d);
+  void checkStaticAssert(ast::Expr &cond, const std::string &msg, SourceRange r);
+  const Type *resolveType(ast::TypeExpr &t, bool allowQuant, bool allowTemplate);
+  const Type *resolveQuant(ast::QuantTypeExpr &q);
+  std::optional<int64_t> evalIntArg(ast::Expr &e, const std::string &what);
+  std::optional<ConstValue> evalConst(ast::Expr &e, const std::string &what);
+  void redefinition(const std::string &name, SourceRange r, SourceRange prev);
+
+  // Functions (Sema.cpp).
+  CheckedFunction *instantiate(const ast::FunctionDecl &d,
+                               std::vector<TemplateArg> targs,
+                               SourceRange callRange, bool isKernel,
+                               const std::string &exportName);
+  std::optional<TemplateArg> templateArgFrom(ast::Expr &e, const std::string &param);
+  void checkBlockInto(ast::BlockStmt &b, std::vector<ast::StmtPtr> &out,
+                      bool newScope);
+  void checkStmt(ast::StmtPtr &s, std::vector<ast::StmtPtr> &out);
+  void checkFor(ast::StmtPtr &s, std::vector<ast::StmtPtr> &out,
+                ast::ExprStmt *loopConfig);
+  void checkAssign(ast::AssignStmt &a);
+  LocalVar *declareLocal(const ast::Ident &id, LocalVar::Kind k, const Type *t);
+  void bind(const std::string &name, LocalBinding b);
+  const LocalBinding *lookupLocal(const std::string &name) const;
+  void pushScope() { st->scopes.emplace_back(); }
+  void popScope() { st->scopes.pop_back(); }
+
+  // Expressions (SemaExpr.cpp).
+  const Type *checkExpr(ast::Expr &e);
+  const Type *checkName(ast::NameExpr &e);
+  const Type *checkCall(ast::CallExpr &e);
+  const Type *checkBuiltin(ast::CallExpr &e, Builtin b, ast::Expr *receiver);
+  const Type *checkIndex(ast::IndexExpr &e);
+  const Type *checkMember(ast::MemberExpr &e);
+  const Type *checkUnary(ast::UnaryExpr &e);
+  const Type *checkBinary(ast::BinaryExpr &e);
+  const Type *checkCompare(ast::CompareExpr &e);
+  const Type *checkTernary(ast::TernaryExpr &e);
+  const Type *checkList(ast::ListExpr &e);
+  const Type *checkStructLit(ast::StructLitExpr &e);
+  const Type *checkCast(ast::Expr &e, const Type *target, ast::Expr &operand);
+  const Type *checkFuncCall(ast::CallExpr &e, const ast::FunctionDecl &fd);
+  /// Checks that a value of type `from` can be converted implicitly to
+  /// `to`; warns on narrowing. `what` describes the context for messages.
+  bool checkConvertible(const Type *from, const Type *to, ast::Expr &at,
+                        const std::string &what);
+  /// Converts the constant of `e` (if any) to `to` in place.
+  void setConst(ast::Expr &e, ConstValue v);
+  const ConstValue *constOf(const ast::Expr &e) const;
+  bool isLValue(ast::Expr &e, bool reportLet, std::string *why);
+  const FieldInfo *fieldOf(ast::Expr &e);   // expr denoting a field
+  const SNode *snodeOf(ast::Expr &e);       // expr denoting an SNode (or a field's place)
+  const Type *err() { return nullptr; }
+
+  // Layout (Layout.cpp).
+  void buildLayout();
+  void layoutStmt(ast::LayoutStmt &s);
+  SNode *layoutExpr(ast::Expr &e);
+  SNode *newSNode(SNode *parent, SNode::Kind k, SourceRange r);
+  void placeField(SNode *sn, FieldInfo *f, SourceRange r, bool sharedExp);
+  std::optional<std::vector<Axis>> parseAxes(ast::Expr &e);
+  void finishLayout();
+  void computeDerived(SNode *sn);
+  void validateSNode(SNode *sn);
+};
+
+std::string typeName(const Type *t);
+inline bool isReservedName(const std::string &n) { return n == "root"; }
+
+} // namespace sema
+} // namespace tic
+
+#endif
