@@ -42,8 +42,7 @@ struct SNodePattern : OpConversionPattern<Op> {
       return nullptr;
     }
     if (!n->supported) {
-      op->emitOpError("lowering of '") << stringifySNodeKind(n->kind)
-                                       << "' SNodes is not supported yet";
+      (void)rewriter.notifyMatchFailure(op, "unsupported SNode kind");
       return nullptr;
     }
     return n;
@@ -152,6 +151,24 @@ struct ConvertSNodeToLLVMPass
     converter.addConversion([ctx](PtrType) -> Type {
       return LLVM::LLVMPointerType::get(ctx);
     });
+
+    // Sparse / quantized containers parse and verify, but have no lowering.
+    bool unsupported = false;
+    module.walk([&](Operation *op) {
+      StringRef name;
+      if (auto g = dyn_cast<GetChildOp>(op)) name = g.getChild();
+      else if (auto l = dyn_cast<LookupOp>(op)) name = l.getNode();
+      else if (auto e = dyn_cast<IndexExtractOp>(op)) name = e.getNode();
+      else if (auto l = dyn_cast<LinearizeOp>(op)) name = l.getNode();
+      else return;
+      const NodeLayout *n = layout.lookupNode(name);
+      if (n && !n->supported) {
+        op->emitOpError("lowering of '") << stringifySNodeKind(n->kind)
+            << "' SNodes (or dense SNodes below them) is not supported yet";
+        unsupported = true;
+      }
+    });
+    if (unsupported) return signalPassFailure();
 
     ConversionTarget target(*ctx);
     target.addLegalDialect<LLVM::LLVMDialect, arith::ArithDialect>();

@@ -87,6 +87,7 @@ private:
   LLVMTypeConverter converter;
   llvm::StringMap<std::string> strings;
   SmallVector<std::pair<Operation *, FnContext>> functions;
+  Operation *lastOutlined = nullptr; // keeps bodies in loop order
 };
 
 Value Lowering::globalString(OpBuilder &b, Location loc, StringRef value) {
@@ -257,7 +258,7 @@ LogicalResult Lowering::outline(tc::ParallelForOp pf, func::FuncOp kernelFn,
   // --- the body function -------------------------------------------------
   std::string name = (kernelFn.getSymName() + "__par" + Twine(index)).str();
   OpBuilder mb(kernelFn);
-  mb.setInsertionPointAfter(kernelFn);
+  mb.setInsertionPointAfter(lastOutlined ? lastOutlined : kernelFn.getOperation());
   auto fty = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx),
                                          {ptrTy, i64, i64, i32});
   auto body = LLVM::LLVMFuncOp::create(mb, loc, name, fty, LLVM::Linkage::Internal);
@@ -298,7 +299,8 @@ LogicalResult Lowering::outline(tc::ParallelForOp pf, func::FuncOp kernelFn,
   }
 
   Region &fr = body.getBody();
-  pf.getBody().cloneInto(&fr, map);
+  Region cloned;  // the loop body, spliced after the loop skeleton below
+  pf.getBody().cloneInto(&cloned, map);
   Block *bodyEntry = map.lookup(&pf.getBody().front());
   Block *exit = new Block();
   fr.push_back(exit);
@@ -367,6 +369,7 @@ LogicalResult Lowering::outline(tc::ParallelForOp pf, func::FuncOp kernelFn,
     LLVM::BrOp::create(olb, loc, ValueRange{arith::AddIOp::create(olb, loc, lin, step).getResult()},
                        outer);
   }
+  fr.getBlocks().splice(fr.end(), cloned.getBlocks());
   SmallVector<tc::YieldOp> yields;
   body.walk([&](tc::YieldOp y) { yields.push_back(y); });
   for (tc::YieldOp y : yields) {
@@ -377,6 +380,7 @@ LogicalResult Lowering::outline(tc::ParallelForOp pf, func::FuncOp kernelFn,
   // Move the exit block to the end.
   exit->moveBefore(&fr, fr.end());
   functions.push_back({body, FnContext{bctx, tid}});
+  lastOutlined = body;
 
   // --- the launch in the kernel -----------------------------------------
   OpBuilder kb(pf);
@@ -517,6 +521,7 @@ LogicalResult Lowering::run() {
     Value tid0 = arith::ConstantIntOp::create(eb, fn->getLoc(), eb.getI32Type(), 0);
     SmallVector<tc::ParallelForOp> loops;
     fn->walk([&](tc::ParallelForOp pf) { loops.push_back(pf); });
+    lastOutlined = nullptr;
     for (auto [i, pf] : llvm::enumerate(loops))
       if (failed(outline(pf, *fn, kctx, i))) return failure();
     functions.push_back({*fn, FnContext{kctx, tid0}});

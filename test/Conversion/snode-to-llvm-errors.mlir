@@ -1,0 +1,20 @@
+// RUN: %tic-opt %s --convert-snode-to-llvm -split-input-file -verify-diagnostics
+
+snode.tree @root {
+  snode.pointer @p axes [0] shape [16] { snode.place @u : [f32] }
+}
+func.func @f(%c: !snode.ptr) -> !snode.ptr {
+  // expected-error @+1 {{lowering of 'pointer' SNodes (or dense SNodes below them) is not supported yet}}
+  %x = snode.get_child %c, @p
+  return %x : !snode.ptr
+}
+
+// -----
+
+snode.tree @root { snode.place @u : [f32] }
+func.func @f() -> !llvm.ptr {
+  // expected-error @+1 {{must be lowered by convert-tc-to-llvm}}
+  %r = snode.root_ptr @root
+  %p = snode.place_ptr %r, @u[0] : !llvm.ptr
+  return %p : !llvm.ptr
+}
