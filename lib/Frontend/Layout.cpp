@@ -78,8 +78,30 @@ void Sema::buildLayout() {
   }
 }
 
+/// Names passed to any `.place(...)` in `e` (used to silence "never placed"
+/// for fields whose layout statement already had an error).
+static void placedNames(Expr &e, std::set<std::string> &out) {
+  auto *c = dyn_cast<CallExpr>(&e);
+  if (!c)
+    return;
+  if (auto *m = dyn_cast<MemberExpr>(c->callee.get())) {
+    if (m->member == "place")
+      for (auto &a : c->args) {
+        if (auto *n = dyn_cast<NameExpr>(a.value.get()))
+          out.insert(n->name);
+        else if (auto *mm = dyn_cast<MemberExpr>(a.value.get()))
+          if (auto *n = dyn_cast<NameExpr>(mm->base.get()))
+            out.insert(n->name + "." + mm->member);
+      }
+    placedNames(*m->base, out);
+  }
+}
+
 void Sema::layoutStmt(LayoutStmt &s) {
+  unsigned before = diags.numErrors();
   SNode *sn = layoutExpr(*s.expr);
+  if (diags.numErrors() != before)
+    placedNames(*s.expr, failedPlaces);
   if (s.letName.name.empty())
     return;
   if (isReservedName(s.letName.name)) {
@@ -586,7 +608,7 @@ void Sema::finishLayout() {
         placeField(f->place, c, placedAt[f.get()], false);
   }
   for (auto &f : mod->fields) {
-    if (f->place || (f->primal && !f->primal->place))
+    if (f->place || (f->primal && !f->primal->place) || failedPlaces.count(f->name))
       continue;
     if (f->primal) {
       error(f->range, "adjoint field '" + f->name + "' is never placed");

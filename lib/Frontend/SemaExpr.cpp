@@ -924,6 +924,7 @@ static const char *kMethodBuiltins[] = {
 
 const Type *Sema::checkCall(CallExpr &e) {
   if (auto *m = dyn_cast<MemberExpr>(e.callee.get())) {
+    m->type = types->getVoid();
     // Methods: x[i].append(v), x[i].length(), x[i].deactivate(), v.norm(), ...
     if (m->member == "append" || m->member == "length" || m->member == "deactivate") {
       Builtin b = m->member == "append"   ? Builtin::Append

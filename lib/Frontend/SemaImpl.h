@@ -93,6 +93,7 @@ public:
   std::set<std::string> instFailed;
   /// Fields placed explicitly: where.
   std::map<const FieldInfo *, SourceRange> placedAt;
+  std::set<std::string> failedPlaces; // fields named in a failed layout statement
   FnState *st = nullptr; // current function state (never null while checking)
   std::set<std::pair<uint32_t, std::string>> reported; // dedupe (instantiations)
   bool suppressNotes = false;
