@@ -266,6 +266,8 @@ IntLiteral
   | '0' [bB] [01] ('_'? [01])*
   | Digits
   ;
+// `0x` / `0b` without digits; reported by the front end.
+IncompleteIntLiteral : '0' [xXbB] ;
 fragment Digits : [0-9] ('_'? [0-9])* ;
 fragment Exponent : [eE] [+-]? [0-9]+ ;
 

@@ -121,10 +121,31 @@ void DiagnosticEngine::report(Severity sev, SourceRange range,
   marker += '^';
   for (size_t i = caret + 1; i < endCol; ++i)
     marker += '~';
-  // Replace non-printable bytes so binary garbage cannot corrupt a terminal.
-  for (char &c : line)
-    if ((unsigned char)c < 0x20 && c != '\t')
-      c = ' ';
+  // Replace non-printable bytes and bytes that are not valid UTF-8 (one
+  // byte for one byte, so the caret stays aligned) so that binary garbage
+  // cannot corrupt a terminal.
+  for (size_t i = 0; i < line.size();) {
+    unsigned char c = line[i];
+    if (c < 0x80) {
+      if ((c < 0x20 && c != '\t') || c == 0x7f)
+        line[i] = ' ';
+      ++i;
+      continue;
+    }
+    size_t len = c >= 0xc2 && c <= 0xdf   ? 2
+                 : c >= 0xe0 && c <= 0xef ? 3
+                 : c >= 0xf0 && c <= 0xf4 ? 4
+                                          : 0;
+    bool valid = len && i + len <= line.size();
+    for (size_t k = 1; valid && k < len; ++k)
+      valid = ((unsigned char)line[i + k] & 0xc0) == 0x80;
+    if (!valid) {
+      line[i] = '?';
+      ++i;
+      continue;
+    }
+    i += len;
+  }
   os << line << "\n";
   if (colors)
     os << kGreen;

@@ -135,8 +135,12 @@ public:
   void syntaxError(antlr4::Recognizer *recognizer, antlr4::Token *offending,
                    size_t line, size_t col, const std::string &msg,
                    std::exception_ptr e) override {
-    if (diags.limitReached())
-      return;
+    if (diags.limitReached()) {
+      // One more report prints the engine's "too many errors" notice; then
+      // stop parsing (parseProgram catches this).
+      diags.error(SourceRange(), "");
+      throw antlr4::ParseCancellationException();
+    }
     auto *parser = dynamic_cast<antlr4::Parser *>(recognizer);
     if (!parser || !offending) {
       // Lexer errors are reported from the token stream instead.
@@ -147,6 +151,7 @@ public:
     case TCLexer::Unknown:
     case TCLexer::UnterminatedString:
     case TCLexer::UnterminatedComment:
+    case TCLexer::IncompleteIntLiteral:
       return;
     default:
       break;
@@ -177,12 +182,53 @@ public:
     std::string found = tokenDisplay(offending, vocab);
     std::string message;
     SourceRange where = rangeOf(offending);
-    if (expected.contains(static_cast<size_t>(TCParser::Semi)) && names.size() <= 3 && prev &&
+    const antlr4::Token *opener = nullptr; // for a "to match this" note
+    size_t offType = offending->getType();
+    bool offendingEnds = offType == antlr4::Token::EOF ||
+                         offType == TCLexer::Semi || offType == TCLexer::RBrace ||
+                         offType == TCLexer::RParen || offType == TCLexer::RBracket;
+    // An unclosed bracket before a token that ends a statement or a block:
+    // `f(a, b;`, `[1, 2}`, or a missing '}' at the end of the file.
+    if (offendingEnds && prev && endsOperand(prev->getType()))
+      opener = innermostUnclosed(stream, offending->getTokenIndex());
+    if (opener && opener->getType() == TCLexer::LBrace &&
+        offType != antlr4::Token::EOF)
+      opener = nullptr; // a '}' is not missing in the middle of a file
+    if (opener && closerOf(opener->getType()) == offType)
+      opener = nullptr;
+    if (opener) {
+      std::string closer = closerText(opener->getType());
+      message = "expected '" + closer + "'";
+      if (offType == antlr4::Token::EOF) {
+        message += " at end of file";
+        where = SourceRange(endOf(prev));
+      } else {
+        message += ", found " + found;
+      }
+    } else if (prev && introducesName(prev->getType()) &&
+               offType != TCParser::Identifier) {
+      message = "expected identifier after '" + prev->getText() + "', found " +
+                found;
+    } else if (expected.contains(static_cast<size_t>(TCParser::Semi)) && names.size() <= 3 && prev &&
         (offending->getType() == antlr4::Token::EOF ||
+         offending->getType() == TCLexer::RBrace ||
          offending->getLine() > prev->getLine())) {
       message = "expected ';'";
       where = SourceRange(endOf(prev));
       message += " at end of statement";
+    } else if (offType == antlr4::Token::EOF && diags.hasErrors()) {
+      return; // the parser's recovery after an earlier error ran out of input
+    } else if (expected.contains(static_cast<size_t>(TCParser::KwLet)) &&
+               expected.contains(static_cast<size_t>(TCParser::KwWhile)) &&
+               (offType == TCLexer::KwElse || offType == TCLexer::KwIn ||
+                offType == TCLexer::Assign || offType == TCLexer::KwAnd ||
+                offType == TCLexer::KwOr)) {
+      // Tokens that can only continue something: `else` without `if`, ...
+      message = "expected a statement, found " + found;
+    } else if (expected.contains(static_cast<size_t>(TCParser::KwKernel)) &&
+               expected.contains(static_cast<size_t>(TCParser::KwField))) {
+      message = "expected a declaration (const, type, struct, field, layout, "
+                "kernel, func, instance or static_assert), found " + found;
     } else if (expected.contains(static_cast<size_t>(TCParser::Identifier)) &&
                expected.contains(static_cast<size_t>(TCParser::IntLiteral)) &&
                expected.contains(static_cast<size_t>(TCParser::LParen))) {
@@ -202,14 +248,79 @@ public:
       if (offending->getType() == TCLexer::Bang)
         message += "; logical negation is spelled 'not'";
     }
+    if (offType == antlr4::Token::EOF && prev && where.begin.line > endOf(prev).line)
+      where = SourceRange(endOf(prev));
     // Reporting each position once keeps recovery from echoing errors.
     size_t key = offending->getStartIndex();
     if (!reported.insert(key).second)
       return;
     diags.error(where, message);
+    if (opener)
+      diags.note(rangeOf(opener), std::string("to match this '") +
+                                      opener->getText() + "'");
   }
 
 private:
+  /// Token types after which an expression may be complete.
+  static bool endsOperand(size_t type) {
+    switch (type) {
+    case TCLexer::Identifier: case TCLexer::IntLiteral:
+    case TCLexer::FloatLiteral: case TCLexer::StringLiteral:
+    case TCLexer::KwTrue: case TCLexer::KwFalse: case TCLexer::RParen:
+    case TCLexer::RBracket: case TCLexer::RBrace: case TCLexer::LBrace:
+    case TCLexer::Semi:
+      return true;
+    default:
+      return false;
+    }
+  }
+
+  /// Keywords that must be followed by a name.
+  static bool introducesName(size_t type) {
+    switch (type) {
+    case TCLexer::KwModule: case TCLexer::KwConst: case TCLexer::KwType:
+    case TCLexer::KwStruct: case TCLexer::KwField: case TCLexer::KwKernel:
+    case TCLexer::KwFunc: case TCLexer::KwInstance: case TCLexer::KwLet:
+    case TCLexer::KwVar: case TCLexer::KwFor:
+      return true;
+    default:
+      return false;
+    }
+  }
+
+  static size_t closerOf(size_t open) {
+    return open == TCLexer::LParen     ? TCLexer::RParen
+           : open == TCLexer::LBracket ? TCLexer::RBracket
+                                       : TCLexer::RBrace;
+  }
+  static std::string closerText(size_t open) {
+    return open == TCLexer::LParen ? ")" : open == TCLexer::LBracket ? "]" : "}";
+  }
+
+  /// The innermost bracket opened before token `index` and not closed
+  /// before it (looking back a bounded number of tokens), or null.
+  static const antlr4::Token *innermostUnclosed(antlr4::TokenStream *stream,
+                                                size_t index) {
+    unsigned depth = 0;
+    size_t steps = 0;
+    for (size_t i = index; i-- > 0 && steps < 100000; ++steps) {
+      antlr4::Token *t = stream->get(i);
+      switch (t->getType()) {
+      case TCLexer::RParen: case TCLexer::RBracket: case TCLexer::RBrace:
+        ++depth;
+        break;
+      case TCLexer::LParen: case TCLexer::LBracket: case TCLexer::LBrace:
+        if (depth == 0)
+          return t;
+        --depth;
+        break;
+      default:
+        break;
+      }
+    }
+    return nullptr;
+  }
+
   DiagnosticEngine &diags;
   std::set<size_t> reported;
 };
@@ -256,6 +367,16 @@ bool prescan(antlr4::CommonTokenStream &tokens, DiagnosticEngine &diags,
       diags.error(SourceRange(startOf(t)), "unterminated /* comment");
       ok = false;
       break;
+    case TCLexer::IncompleteIntLiteral: {
+      char kind = t->getText().size() > 1 ? t->getText()[1] : 'x';
+      diags.error(rangeOf(t), std::string(kind == 'x' || kind == 'X'
+                                              ? "hexadecimal"
+                                              : "binary") +
+                                  " literal '" + t->getText() +
+                                  "' has no digits");
+      ok = false;
+      break;
+    }
     case TCLexer::LParen:
     case TCLexer::LBracket:
     case TCLexer::LBrace:
@@ -289,8 +410,10 @@ bool prescan(antlr4::CommonTokenStream &tokens, DiagnosticEngine &diags,
       }
       break;
     }
-    if (diags.limitReached())
+    if (diags.limitReached()) {
+      diags.error(SourceRange(), ""); // prints the "too many errors" notice
       return false;
+    }
   }
   return ok;
 }
@@ -920,8 +1043,10 @@ bool checkEncoding(const SourceFile &file, DiagnosticEngine &diags,
     msg << "invalid UTF-8 byte 0x" << std::hex << std::setw(2)
         << std::setfill('0') << (unsigned)c << " in source";
     diags.error(SourceRange(loc), msg.str());
-    if (diags.limitReached())
+    if (diags.limitReached()) {
+      diags.error(SourceRange(), ""); // prints the "too many errors" notice
       return false;
+    }
     ++i;
   }
   if (!ok || !nonAscii)
@@ -982,7 +1107,11 @@ std::unique_ptr<Program> tic::parseProgram(const SourceFile &file,
     parser.setErrorHandler(std::make_shared<antlr4::DefaultErrorStrategy>());
     parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(
         antlr4::atn::PredictionMode::LL);
-    tree = parser.program();
+    try {
+      tree = parser.program();
+    } catch (antlr4::ParseCancellationException &) {
+      return nullptr; // the error limit was reached
+    }
   }
   if (diags.hasErrors() || parser.getNumberOfSyntaxErrors() != 0)
     return nullptr;
