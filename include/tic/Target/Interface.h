@@ -1,0 +1,79 @@
+//===- Interface.h - Entry points of the C interface in the object -*- C++ -*-===//
+//
+// Two passes define, in the object file, every function the generated header
+// (Header.h) declares:
+//
+//  tic-generate-field-accessors   (tc level, before the CPU lowering)
+//    Per field (snode.place) with a lowerable layout, adds small tc.kernels
+//    that go through the normal field-access path (tc.load / tc.store):
+//      @__tic_get_<f>(i32 idx...) -> (components...)
+//      @__tic_set_<f>(i32 idx..., components...)
+//      @__tic_read_<f>(!tc.ndarray<T, ndim + 1>)   bulk, tc.parallel_for
+//      @__tic_write_<f>(!tc.ndarray<T, ndim + 1>)  (last axis: components)
+//      @__tic_clear_<f>()                           grad/dual fields only
+//    and records the root buffer's size/alignment (SNodeLayout) in the
+//    module attributes `tic.root_size` / `tic.root_align`.
+//
+//  tic-generate-c-entry-points    (LLVM dialect, after the CPU lowering)
+//    Emits the C functions: MODULE_create (static tic_rt_module_desc),
+//    _destroy, _last_error, _metadata, one wrapper per kernel (argument
+//    checks, tic_rt_check_ndarray, call, results through `ret`,
+//    tic_rt_take_kernel_status), field _get/_set (bounds checks) and
+//    _read/_write (count check), _sync, _tape_*, _clear_grads,
+//    _deactivate_all. Kernels and accessors become internal functions, so
+//    the object exports only MODULE_* symbols.
+//
+// Both passes read the module attribute `tic.interface`: the JSON text of
+// iface::ModuleInterface (attachInterface). Without it (hand-written IR in
+// tic-opt tests) the first pass derives a description from the IR: module
+// name from the pass option or the module's sym_name, fields from the
+// places (scalars, or vectors for several components of one type), one C
+// parameter per kernel argument, one scalar or a vector result.
+//===----------------------------------------------------------------------===//
+
+#ifndef TIC_TARGET_INTERFACE_H
+#define TIC_TARGET_INTERFACE_H
+
+#include "tic/Target/Header.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Support/LLVM.h"
+
+#include <memory>
+#include <string>
+
+namespace tic {
+
+/// Name of the module attribute holding the interface JSON.
+constexpr const char *kInterfaceAttrName = "tic.interface";
+
+/// Stores `m` (as JSON) in `module`'s `tic.interface` attribute.
+void attachInterface(mlir::ModuleOp module, const iface::ModuleInterface &m);
+/// Reads it back; failure (with a diagnostic on the module) when absent or
+/// malformed.
+mlir::LogicalResult readInterface(mlir::ModuleOp module,
+                                  iface::ModuleInterface &m);
+
+struct FieldAccessorsOptions {
+  /// Module name when the IR has no `tic.interface` attribute.
+  std::string moduleName;
+};
+std::unique_ptr<mlir::Pass>
+createGenerateFieldAccessorsPass(const FieldAccessorsOptions &options = {});
+std::unique_ptr<mlir::Pass> createGenerateCEntryPointsPass();
+
+/// Registers both passes (for tic-opt).
+void registerInterfacePasses();
+
+/// Driver, step 1 (after MLIRGen, before tic::buildCPULoweringPipeline):
+/// attachInterface(m) + tic-generate-field-accessors.
+mlir::LogicalResult prepareCInterface(mlir::ModuleOp module,
+                                      const iface::ModuleInterface &m);
+/// Driver, step 2 (after the CPU lowering pipeline, before translation to
+/// LLVM IR): tic-generate-c-entry-points.
+mlir::LogicalResult finalizeCInterface(mlir::ModuleOp module);
+
+} // namespace tic
+
+#endif // TIC_TARGET_INTERFACE_H

@@ -1,0 +1,587 @@
+//===- CEntryPoints.cpp - tic-generate-c-entry-points ---------------------===//
+//
+// LLVM-dialect half of the C interface (see include/tic/Target/Interface.h):
+// defines every function of MODULE.h as an llvm.func with C linkage that
+// checks its arguments and calls the lowered kernels / accessor kernels
+// (`llvm.func @k(%ctx: !llvm.ptr, scalars..., ndarray pointers...)`).
+//===----------------------------------------------------------------------===//
+
+#include "InterfaceUtil.h"
+
+#include "tic/Target/Interface.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Pass/Pass.h"
+
+#include <functional>
+
+using namespace mlir;
+using namespace tic;
+using iface::FieldDesc;
+using iface::KernelDesc;
+using iface::ModuleInterface;
+using iface::ValueDesc;
+
+namespace {
+
+// tc_status values (tic/runtime.h).
+enum : int32_t {
+  kOk = 0,
+  kInvalidArgument = 1,
+  kOutOfBounds = 5,
+  kUnsupported = 7,
+  kInternal = 8,
+};
+
+class Generator {
+public:
+  Generator(ModuleOp module, const ModuleInterface &m)
+      : module(module), m(m), ctx(module.getContext()), loc(module.getLoc()),
+        ptrTy(LLVM::LLVMPointerType::get(ctx)), i8(IntegerType::get(ctx, 8)),
+        i32(IntegerType::get(ctx, 32)), i64(IntegerType::get(ctx, 64)) {}
+
+  LogicalResult run();
+
+private:
+  // --- helpers ------------------------------------------------------------
+  LLVM::LLVMFuncOp runtimeFunc(StringRef name, Type result, ArrayRef<Type> args,
+                               bool vararg = false) {
+    if (auto f = module.lookupSymbol<LLVM::LLVMFuncOp>(name)) return f;
+    OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+    return LLVM::LLVMFuncOp::create(b, loc, name,
+                                    LLVM::LLVMFunctionType::get(result, args, vararg));
+  }
+  Value str(OpBuilder &b, StringRef s) {
+    std::string &name = strings[s];
+    if (name.empty()) {
+      name = "__tic_iface_str_" + std::to_string(strings.size() - 1);
+      OpBuilder gb = OpBuilder::atBlockBegin(module.getBody());
+      std::string data = s.str();
+      data.push_back('\0');
+      auto ty = LLVM::LLVMArrayType::get(i8, data.size());
+      LLVM::GlobalOp::create(gb, loc, ty, /*isConstant=*/true, LLVM::Linkage::Internal,
+                             name, gb.getStringAttr(data), /*alignment=*/1);
+    }
+    return LLVM::AddressOfOp::create(b, loc, ptrTy, name);
+  }
+  Value cst(OpBuilder &b, Type t, int64_t v) {
+    return LLVM::ConstantOp::create(b, loc, t, b.getIntegerAttr(t, v));
+  }
+  Value null(OpBuilder &b) { return LLVM::ZeroOp::create(b, loc, ptrTy); }
+
+  /// A new exported function with an entry block; `b` is set to its end.
+  LLVM::LLVMFuncOp newFunction(const std::string &name, Type result,
+                               ArrayRef<Type> args, OpBuilder &b) {
+    if (auto old = module.lookupSymbol(name)) {
+      old->emitError("symbol '") << name << "' clashes with a generated C function";
+      failed_ = true;
+    }
+    OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
+    auto fn = LLVM::LLVMFuncOp::create(mb, loc, name,
+                                       LLVM::LLVMFunctionType::get(result, args));
+    Block *entry = fn.addEntryBlock(mb);
+    b.setInsertionPointToEnd(entry);
+    return fn;
+  }
+
+  /// tic_rt_fail(ctx, status, fmt, args...) returning its status.
+  Value fail(OpBuilder &b, Value c, int32_t status, StringRef fmt,
+             ArrayRef<Value> args = {}) {
+    auto f = runtimeFunc("tic_rt_fail", i32, {ptrTy, i32, ptrTy}, /*vararg=*/true);
+    SmallVector<Value> all{c, cst(b, i32, status), str(b, fmt)};
+    all.append(args.begin(), args.end());
+    return LLVM::CallOp::create(b, loc, f, all).getResult();
+  }
+
+  /// if (cond) return onTrue(b); continues in a new block.
+  void returnIf(OpBuilder &b, Value cond, const std::function<Value(OpBuilder &)> &onTrue) {
+    Region *r = b.getBlock()->getParent();
+    Block *then = new Block(), *cont = new Block();
+    r->push_back(then);
+    r->push_back(cont);
+    LLVM::CondBrOp::create(b, loc, cond, then, cont);
+    OpBuilder tb = OpBuilder::atBlockEnd(then);
+    LLVM::ReturnOp::create(tb, loc, onTrue(tb));
+    b.setInsertionPointToEnd(cont);
+  }
+  Value isNull(OpBuilder &b, Value p) {
+    return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, p, null(b));
+  }
+  void checkCtx(OpBuilder &b, Value c, const std::string &fn) {
+    returnIf(b, isNull(b, c), [&](OpBuilder &tb) {
+      return fail(tb, null(tb), kInvalidArgument, fn + ": the context is NULL");
+    });
+  }
+  void checkPtr(OpBuilder &b, Value c, Value p, const std::string &fn,
+                const std::string &what) {
+    returnIf(b, isNull(b, p), [&](OpBuilder &tb) {
+      return fail(tb, c, kInvalidArgument, fn + ": '" + what + "' is NULL");
+    });
+  }
+  Value takeStatus(OpBuilder &b, Value c) {
+    auto f = runtimeFunc("tic_rt_take_kernel_status", i32, {ptrTy});
+    return LLVM::CallOp::create(b, loc, f, ValueRange{c}).getResult();
+  }
+
+  /// C value -> kernel value.
+  Value fromC(OpBuilder &b, Value v, const std::string &dtype) {
+    if (dtype == "bool")
+      return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, v, cst(b, i8, 0));
+    if (dtype == "f16")
+      return LLVM::BitcastOp::create(b, loc, Float16Type::get(ctx), v);
+    return v;
+  }
+  /// kernel value -> C value.
+  Value toC(OpBuilder &b, Value v, const std::string &dtype) {
+    if (dtype == "bool") return LLVM::ZExtOp::create(b, loc, i8, v);
+    if (dtype == "f16") return LLVM::BitcastOp::create(b, loc, IntegerType::get(ctx, 16), v);
+    return v;
+  }
+  Value loadComponent(OpBuilder &b, Value p, unsigned c, const std::string &dtype) {
+    Type ct = ifaceutil::cTypeOf(dtype, ctx);
+    Value addr = LLVM::GEPOp::create(b, loc, ptrTy, ct, p, ArrayRef<LLVM::GEPArg>{int32_t(c)});
+    return fromC(b, LLVM::LoadOp::create(b, loc, ct, addr), dtype);
+  }
+  void storeComponent(OpBuilder &b, Value v, Value p, unsigned c,
+                      const std::string &dtype) {
+    Type ct = ifaceutil::cTypeOf(dtype, ctx);
+    Value addr = LLVM::GEPOp::create(b, loc, ptrTy, ct, p, ArrayRef<LLVM::GEPArg>{int32_t(c)});
+    LLVM::StoreOp::create(b, loc, toC(b, v, dtype), addr);
+  }
+  /// Components of a call result (a scalar or an LLVM struct).
+  SmallVector<Value> results(OpBuilder &b, LLVM::CallOp call, unsigned n) {
+    SmallVector<Value> out;
+    if (n == 0) return out;
+    Value r = call.getResult();
+    if (n == 1 && !isa<LLVM::LLVMStructType>(r.getType())) return {r};
+    for (unsigned c = 0; c < n; ++c)
+      out.push_back(LLVM::ExtractValueOp::create(b, loc, r, ArrayRef<int64_t>{c}));
+    return out;
+  }
+  Type ndarrayType() {
+    return LLVM::LLVMStructType::getLiteral(
+        ctx, {ptrTy, i32, LLVM::LLVMArrayType::get(i64, 8), i32});
+  }
+  /// The lowered kernel `name`, made internal; null (with an error when
+  /// `required`) when absent.
+  LLVM::LLVMFuncOp kernelFunc(StringRef name, bool required) {
+    auto f = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
+    if (!f) {
+      if (required) {
+        module.emitError("tic-generate-c-entry-points: no llvm.func @")
+            << name << " (run after the CPU lowering pipeline)";
+        failed_ = true;
+      }
+      return {};
+    }
+    if (!f.isExternal()) f.setLinkage(LLVM::Linkage::Internal);
+    return f;
+  }
+
+  // --- generators -----------------------------------------------------------
+  void genContext();
+  void genKernel(const KernelDesc &k);
+  void genField(const FieldDesc &f);
+  void genMisc();
+
+  ModuleOp module;
+  const ModuleInterface &m;
+  MLIRContext *ctx;
+  Location loc;
+  Type ptrTy, i8, i32, i64;
+  llvm::StringMap<std::string> strings;
+  bool failed_ = false;
+};
+
+void Generator::genContext() {
+  const std::string &M = m.name;
+  OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
+  int64_t rootSize = 0, rootAlign = 0;
+  if (auto a = module->getAttrOfType<IntegerAttr>("tic.root_size")) rootSize = a.getInt();
+  if (auto a = module->getAttrOfType<IntegerAttr>("tic.root_align")) rootAlign = a.getInt();
+
+  // static const char *const field_names[] = {...};
+  std::string namesSym;
+  if (!m.fields.empty()) {
+    namesSym = "__tic_field_names";
+    auto arrTy = LLVM::LLVMArrayType::get(ptrTy, m.fields.size());
+    auto g = LLVM::GlobalOp::create(mb, loc, arrTy, true, LLVM::Linkage::Internal,
+                                    namesSym, Attribute(), 8);
+    Block *init = new Block();
+    g.getInitializerRegion().push_back(init);
+    OpBuilder ib = OpBuilder::atBlockEnd(init);
+    Value arr = LLVM::UndefOp::create(ib, loc, arrTy);
+    for (auto [i, f] : llvm::enumerate(m.fields))
+      arr = LLVM::InsertValueOp::create(ib, loc, arr, str(ib, f.name),
+                                        ArrayRef<int64_t>{int64_t(i)});
+    LLVM::ReturnOp::create(ib, loc, arr);
+  }
+  // static const tic_rt_module_desc desc = {...};
+  auto descTy = LLVM::LLVMStructType::getLiteral(ctx, {i32, ptrTy, i64, i64, i32, ptrTy});
+  auto desc = LLVM::GlobalOp::create(mb, loc, descTy, true, LLVM::Linkage::Internal,
+                                     "__tic_module_desc", Attribute(), 8);
+  {
+    Block *init = new Block();
+    desc.getInitializerRegion().push_back(init);
+    OpBuilder ib = OpBuilder::atBlockEnd(init);
+    Value d = LLVM::UndefOp::create(ib, loc, descTy);
+    auto put = [&](Value v, int64_t i) {
+      d = LLVM::InsertValueOp::create(ib, loc, d, v, ArrayRef<int64_t>{i});
+    };
+    put(cst(ib, i32, 1), 0); // TIC_RT_ABI_VERSION
+    put(str(ib, M), 1);
+    put(cst(ib, i64, rootSize), 2);
+    put(cst(ib, i64, rootAlign), 3);
+    put(cst(ib, i32, int64_t(m.fields.size())), 4);
+    put(namesSym.empty() ? null(ib)
+                         : Value(LLVM::AddressOfOp::create(ib, loc, ptrTy, namesSym)),
+        5);
+    LLVM::ReturnOp::create(ib, loc, d);
+  }
+
+  OpBuilder b(ctx);
+  // tc_status M_create(const tc_options *opts, M_ctx **out)
+  {
+    auto fn = newFunction(M + "_create", i32, {ptrTy, ptrTy}, b);
+    auto create = runtimeFunc("tic_rt_context_create", i32, {ptrTy, ptrTy, ptrTy});
+    Value d = LLVM::AddressOfOp::create(b, loc, ptrTy, "__tic_module_desc");
+    Value r = LLVM::CallOp::create(b, loc, create,
+                                   ValueRange{fn.getArgument(0), d, fn.getArgument(1)})
+                  .getResult();
+    LLVM::ReturnOp::create(b, loc, r);
+  }
+  // void M_destroy(M_ctx *)
+  {
+    auto fn = newFunction(M + "_destroy", LLVM::LLVMVoidType::get(ctx), {ptrTy}, b);
+    auto destroy = runtimeFunc("tic_rt_context_destroy", LLVM::LLVMVoidType::get(ctx), {ptrTy});
+    LLVM::CallOp::create(b, loc, destroy, ValueRange{fn.getArgument(0)});
+    LLVM::ReturnOp::create(b, loc, ValueRange{});
+  }
+  // const char *M_last_error(const M_ctx *)
+  {
+    auto fn = newFunction(M + "_last_error", ptrTy, {ptrTy}, b);
+    auto last = runtimeFunc("tic_rt_last_error", ptrTy, {ptrTy});
+    Value r = LLVM::CallOp::create(b, loc, last, ValueRange{fn.getArgument(0)}).getResult();
+    LLVM::ReturnOp::create(b, loc, r);
+  }
+  // const char *M_metadata(void)
+  {
+    newFunction(M + "_metadata", ptrTy, {}, b);
+    LLVM::ReturnOp::create(b, loc, str(b, iface::moduleJSON(m)));
+  }
+}
+
+void Generator::genKernel(const KernelDesc &k) {
+  LLVM::LLVMFuncOp kfn = kernelFunc(k.symbol, /*required=*/true);
+  if (!kfn) return;
+  const std::string &fnName = k.cFunction;
+  SmallVector<Type> args{ptrTy};
+  for (const iface::ParamDesc &p : k.params)
+    args.push_back(p.value.kind == ValueDesc::Kind::Scalar
+                       ? ifaceutil::cTypeOf(p.value.dtype, ctx)
+                       : ptrTy);
+  if (k.hasResult) args.push_back(ptrTy);
+  OpBuilder b(ctx);
+  auto fn = newFunction(fnName, i32, args, b);
+  // tc_ndarray is passed by value: in memory (byval) under the SysV ABI.
+  for (auto [i, p] : llvm::enumerate(k.params))
+    if (p.value.kind == ValueDesc::Kind::NDArray) {
+      fn.setArgAttr(i + 1, LLVM::LLVMDialect::getByValAttrName(), TypeAttr::get(ndarrayType()));
+      fn.setArgAttr(i + 1, LLVM::LLVMDialect::getAlignAttrName(), b.getI64IntegerAttr(8));
+    }
+  Value c = fn.getArgument(0);
+  checkCtx(b, c, fnName);
+  for (auto [i, p] : llvm::enumerate(k.params))
+    if (p.value.kind == ValueDesc::Kind::Vector || p.value.kind == ValueDesc::Kind::Matrix)
+      checkPtr(b, c, fn.getArgument(i + 1), fnName, p.cName);
+  Value ret = k.hasResult ? fn.getArgument(args.size() - 1) : Value();
+  if (ret) checkPtr(b, c, ret, fnName, "ret");
+  for (auto [i, p] : llvm::enumerate(k.params)) {
+    if (p.value.kind != ValueDesc::Kind::NDArray) continue;
+    auto check = runtimeFunc("tic_rt_check_ndarray", i32, {ptrTy, ptrTy, i32, i32, ptrTy});
+    Value st = LLVM::CallOp::create(
+                   b, loc, check,
+                   ValueRange{c, fn.getArgument(i + 1),
+                              cst(b, i32, p.value.ndim + p.value.elementAxes()),
+                              cst(b, i32, iface::tcDTypeValue(p.value.dtype)),
+                              str(b, p.name)})
+                   .getResult();
+    Value bad = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, st, cst(b, i32, 0));
+    returnIf(b, bad, [&](OpBuilder &) { return st; });
+  }
+  SmallVector<Value> kargs{c};
+  for (auto [i, p] : llvm::enumerate(k.params)) {
+    Value a = fn.getArgument(i + 1);
+    switch (p.value.kind) {
+    case ValueDesc::Kind::Scalar: kargs.push_back(fromC(b, a, p.value.dtype)); break;
+    case ValueDesc::Kind::NDArray: kargs.push_back(a); break;
+    default:
+      for (unsigned comp = 0; comp < p.value.components(); ++comp)
+        kargs.push_back(loadComponent(b, a, comp, p.value.dtype));
+    }
+  }
+  auto fty = kfn.getFunctionType();
+  if (fty.getNumParams() != kargs.size()) {
+    kfn.emitError("lowered kernel takes ") << fty.getNumParams()
+        << " arguments; its C signature gives " << kargs.size();
+    failed_ = true;
+    return;
+  }
+  for (auto [i, a] : llvm::enumerate(kargs))
+    if (a.getType() != fty.getParamType(i)) {
+      kfn.emitError("argument ") << i << " has type " << fty.getParamType(i)
+                                 << "; the C interface passes " << a.getType();
+      failed_ = true;
+      return;
+    }
+  auto call = LLVM::CallOp::create(b, loc, kfn, kargs);
+  if (k.hasResult) {
+    SmallVector<Value> rs = results(b, call, k.result.components());
+    for (auto [comp, v] : llvm::enumerate(rs))
+      storeComponent(b, v, ret, comp, k.result.dtype);
+  }
+  LLVM::ReturnOp::create(b, loc, takeStatus(b, c));
+}
+
+void Generator::genField(const FieldDesc &f) {
+  if (!f.hasAccessors()) return;
+  const std::string P = m.name + "_" + f.cName;
+  const std::string &T = f.value.dtype;
+  unsigned ncomp = f.value.components(), rank = f.ndim();
+  bool scalar = f.value.kind == ValueDesc::Kind::Scalar;
+  OpBuilder b(ctx);
+  auto unsupported = [&](OpBuilder &bb, Value c) {
+    return fail(bb, c, kUnsupported,
+                "field '" + f.name + "': its layout is not supported by this "
+                "version of tic yet");
+  };
+  auto checkIndices = [&](OpBuilder &bb, LLVM::LLVMFuncOp fn, Value c,
+                          const std::string &fnName) {
+    if (f.unbounded) return;
+    for (unsigned a = 0; a < rank; ++a) {
+      Value idx = fn.getArgument(1 + a);
+      Value ext = cst(bb, i32, f.shape[a]);
+      Value bad = LLVM::ICmpOp::create(bb, loc, LLVM::ICmpPredicate::uge, idx, ext);
+      returnIf(bb, bad, [&](OpBuilder &tb) {
+        return fail(tb, c, kOutOfBounds,
+                    fnName + ": index %d is out of bounds for axis %d of field '" +
+                        f.name + "' with extent %lld",
+                    {idx, cst(tb, i32, a), cst(tb, i64, f.shape[a])});
+      });
+    }
+  };
+
+  // get
+  {
+    SmallVector<Type> args{ptrTy};
+    args.append(rank, i32);
+    args.push_back(ptrTy);
+    auto fn = newFunction(P + "_get", i32, args, b);
+    Value c = fn.getArgument(0), out = fn.getArgument(rank + 1);
+    checkCtx(b, c, P + "_get");
+    checkPtr(b, c, out, P + "_get", "value");
+    checkIndices(b, fn, c, P + "_get");
+    if (auto g = kernelFunc(ifaceutil::accessorName("get", f), false)) {
+      SmallVector<Value> kargs{c};
+      for (unsigned a = 0; a < rank; ++a) kargs.push_back(fn.getArgument(1 + a));
+      auto call = LLVM::CallOp::create(b, loc, g, kargs);
+      for (auto [comp, v] : llvm::enumerate(results(b, call, ncomp)))
+        storeComponent(b, v, out, comp, T);
+      LLVM::ReturnOp::create(b, loc, takeStatus(b, c));
+    } else {
+      LLVM::ReturnOp::create(b, loc, unsupported(b, c));
+    }
+  }
+  // set
+  {
+    SmallVector<Type> args{ptrTy};
+    args.append(rank, i32);
+    args.push_back(scalar ? ifaceutil::cTypeOf(T, ctx) : ptrTy);
+    auto fn = newFunction(P + "_set", i32, args, b);
+    Value c = fn.getArgument(0), in = fn.getArgument(rank + 1);
+    checkCtx(b, c, P + "_set");
+    if (!scalar) checkPtr(b, c, in, P + "_set", "value");
+    checkIndices(b, fn, c, P + "_set");
+    if (auto s = kernelFunc(ifaceutil::accessorName("set", f), false)) {
+      SmallVector<Value> kargs{c};
+      for (unsigned a = 0; a < rank; ++a) kargs.push_back(fn.getArgument(1 + a));
+      if (scalar)
+        kargs.push_back(fromC(b, in, T));
+      else
+        for (unsigned comp = 0; comp < ncomp; ++comp)
+          kargs.push_back(loadComponent(b, in, comp, T));
+      LLVM::CallOp::create(b, loc, s, kargs);
+      LLVM::ReturnOp::create(b, loc, takeStatus(b, c));
+    } else {
+      LLVM::ReturnOp::create(b, loc, unsupported(b, c));
+    }
+  }
+  // read / write
+  if (f.hasBulk()) {
+    for (const char *what : {"read", "write"}) {
+      std::string fnName = P + "_" + what;
+      auto fn = newFunction(fnName, i32, {ptrTy, ptrTy, i64}, b);
+      Value c = fn.getArgument(0), data = fn.getArgument(1), count = fn.getArgument(2);
+      checkCtx(b, c, fnName);
+      Value total = cst(b, i64, f.numScalars());
+      Value bad = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, count, total);
+      returnIf(b, bad, [&](OpBuilder &tb) {
+        return fail(tb, c, kInvalidArgument,
+                    fnName + ": count is %llu, but field '" + f.name +
+                        "' has %lld scalars",
+                    {count, cst(tb, i64, f.numScalars())});
+      });
+      checkPtr(b, c, data, fnName, std::string(what) == "read" ? "dst" : "src");
+      auto k = kernelFunc(ifaceutil::accessorName(what, f), false);
+      if (!k) {
+        LLVM::ReturnOp::create(b, loc, unsupported(b, c));
+        continue;
+      }
+      Type ndTy = ndarrayType();
+      Value arr = LLVM::AllocaOp::create(b, loc, ptrTy, ndTy, cst(b, i64, 1), 8);
+      auto fieldPtr = [&](ArrayRef<LLVM::GEPArg> idx) {
+        return LLVM::GEPOp::create(b, loc, ptrTy, ndTy, arr, idx);
+      };
+      LLVM::StoreOp::create(b, loc, data, fieldPtr({0, 0}));
+      LLVM::StoreOp::create(b, loc, cst(b, i32, rank + 1), fieldPtr({0, 1}));
+      for (unsigned d = 0; d < 8; ++d) {
+        int64_t e = d < rank ? f.shape[d] : d == rank ? int64_t(ncomp) : 0;
+        LLVM::StoreOp::create(b, loc, cst(b, i64, e), fieldPtr({0, 2, int32_t(d)}));
+      }
+      LLVM::StoreOp::create(b, loc, cst(b, i32, iface::tcDTypeValue(T)), fieldPtr({0, 3}));
+      LLVM::CallOp::create(b, loc, k, ValueRange{c, arr});
+      LLVM::ReturnOp::create(b, loc, takeStatus(b, c));
+    }
+  }
+}
+
+void Generator::genMisc() {
+  const std::string &M = m.name;
+  OpBuilder b(ctx);
+  // sync: the CPU runs kernels synchronously.
+  {
+    auto fn = newFunction(M + "_sync", i32, {ptrTy}, b);
+    checkCtx(b, fn.getArgument(0), M + "_sync");
+    LLVM::ReturnOp::create(b, loc, cst(b, i32, kOk));
+  }
+  // deactivate_all
+  {
+    auto fn = newFunction(M + "_deactivate_all", i32, {ptrTy}, b);
+    Value c = fn.getArgument(0);
+    checkCtx(b, c, M + "_deactivate_all");
+    if (m.hasSparse)
+      LLVM::ReturnOp::create(b, loc,
+                             fail(b, c, kUnsupported,
+                                  M + "_deactivate_all: sparse SNodes are not "
+                                      "supported by this version of tic yet"));
+    else
+      LLVM::ReturnOp::create(b, loc, cst(b, i32, kOk)); // dense only: nothing to do
+  }
+  // tape_begin / tape_end
+  for (const char *what : {"tape_begin", "tape_end"}) {
+    auto fn = newFunction(M + "_" + what, i32, {ptrTy}, b);
+    Value c = fn.getArgument(0);
+    checkCtx(b, c, M + "_" + what);
+    auto rt = runtimeFunc(std::string("tic_rt_") + what, i32, {ptrTy});
+    LLVM::ReturnOp::create(b, loc, LLVM::CallOp::create(b, loc, rt, ValueRange{c}).getResult());
+  }
+  // tape_backward(ctx, loss): loss.grad = 1, replay the adjoints.
+  {
+    auto fn = newFunction(M + "_tape_backward", i32, {ptrTy, i32}, b);
+    Value c = fn.getArgument(0), loss = fn.getArgument(1);
+    checkCtx(b, c, M + "_tape_backward");
+    auto replay = runtimeFunc("tic_rt_tape_replay_reverse", i32, {ptrTy});
+    for (const FieldDesc &f : m.fields) {
+      if (f.grad.empty() || f.ndim() != 0) continue;
+      const FieldDesc *g = m.findField(f.grad);
+      if (!g || g->value.kind != ValueDesc::Kind::Scalar || g->value.dtype[0] != 'f')
+        continue;
+      auto set = kernelFunc(ifaceutil::accessorName("set", *g), false);
+      if (!set) continue;
+      Value is = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, loss,
+                                      cst(b, i32, f.id));
+      returnIf(b, is, [&](OpBuilder &tb) {
+        Type ft = ifaceutil::mlirTypeOf(g->value.dtype, ctx);
+        Value one = LLVM::ConstantOp::create(tb, loc, ft, tb.getFloatAttr(ft, 1.0));
+        LLVM::CallOp::create(tb, loc, set, ValueRange{c, one});
+        return LLVM::CallOp::create(tb, loc, replay, ValueRange{c}).getResult();
+      });
+    }
+    LLVM::ReturnOp::create(
+        b, loc,
+        fail(b, c, kInvalidArgument,
+             M + "_tape_backward: field %d is not a 0-D needs_grad field of a "
+                 "float type",
+             {loss}));
+  }
+  // clear_grads: zero every adjoint (and dual) field.
+  {
+    auto fn = newFunction(M + "_clear_grads", i32, {ptrTy}, b);
+    Value c = fn.getArgument(0);
+    checkCtx(b, c, M + "_clear_grads");
+    SmallVector<LLVM::LLVMFuncOp> clears;
+    std::string missing;
+    for (const FieldDesc &f : m.fields) {
+      if (f.primal.empty()) continue;
+      if (auto k = kernelFunc(ifaceutil::accessorName("clear", f), false))
+        clears.push_back(k);
+      else if (missing.empty())
+        missing = f.name;
+    }
+    if (!missing.empty()) {
+      LLVM::ReturnOp::create(
+          b, loc,
+          fail(b, c, kUnsupported,
+               M + "_clear_grads: field '" + missing +
+                   "' has a layout this version of tic cannot clear yet"));
+      return;
+    }
+    for (LLVM::LLVMFuncOp k : clears) LLVM::CallOp::create(b, loc, k, ValueRange{c});
+    LLVM::ReturnOp::create(b, loc, takeStatus(b, c));
+  }
+}
+
+LogicalResult Generator::run() {
+  genContext();
+  for (const KernelDesc &k : m.kernels) genKernel(k);
+  for (const FieldDesc &f : m.fields) genField(f);
+  genMisc();
+  // Accessor kernels nobody calls (e.g. of struct fields) stay internal.
+  for (auto f : module.getOps<LLVM::LLVMFuncOp>())
+    if (f.getName().starts_with("__tic_") && !f.isExternal())
+      f.setLinkage(LLVM::Linkage::Internal);
+  (void)kInternal;
+  return failure(failed_);
+}
+
+struct GenerateCEntryPointsPass
+    : PassWrapper<GenerateCEntryPointsPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(GenerateCEntryPointsPass)
+  StringRef getArgument() const override { return "tic-generate-c-entry-points"; }
+  StringRef getDescription() const override {
+    return "Define the C interface (MODULE.h) as llvm.funcs calling the lowered kernels";
+  }
+  void getDependentDialects(DialectRegistry &r) const override {
+    r.insert<LLVM::LLVMDialect>();
+  }
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    ModuleInterface m;
+    if (failed(readInterface(module, m))) return signalPassFailure();
+    Generator g(module, m);
+    if (failed(g.run())) return signalPassFailure();
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> tic::createGenerateCEntryPointsPass() {
+  return std::make_unique<GenerateCEntryPointsPass>();
+}
+
+namespace tic::detail {
+void registerGenerateCEntryPointsPass() {
+  PassRegistration<GenerateCEntryPointsPass>();
+}
+} // namespace tic::detail

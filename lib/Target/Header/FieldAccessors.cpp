@@ -1,0 +1,309 @@
+//===- FieldAccessors.cpp - tic-generate-field-accessors ------------------===//
+//
+// tc-level half of the C interface (see include/tic/Target/Interface.h):
+// per field, tc.kernels that get/set one element and copy the whole field
+// to/from an ndarray, all through tc.load / tc.store so that every access
+// uses the one SNode access path.
+//===----------------------------------------------------------------------===//
+
+#include "InterfaceUtil.h"
+
+#include "tic/Dialect/SNode/SNodeLayout.h"
+#include "tic/Dialect/TC/TCDialect.h"
+#include "tic/Target/Interface.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Pass/Pass.h"
+
+using namespace mlir;
+using namespace tic;
+using iface::FieldDesc;
+using iface::KernelDesc;
+using iface::ModuleInterface;
+using iface::ValueDesc;
+
+namespace {
+
+/// A description of hand-written IR that has no `tic.interface` attribute.
+LogicalResult synthesizeInterface(ModuleOp module, const snode::SNodeLayout &layout,
+                                  const std::string &nameOption,
+                                  ModuleInterface &m) {
+  m.name = !nameOption.empty() ? nameOption
+           : module.getSymName() ? module.getSymName()->str()
+                                 : std::string("module");
+  m.ticVersion = "0.0.0";
+  for (const snode::NodeLayout &n : layout.getNodes())
+    if (n.kind == snode::SNodeKind::Pointer || n.kind == snode::SNodeKind::Bitmasked ||
+        n.kind == snode::SNodeKind::Hash || n.kind == snode::SNodeKind::Dynamic)
+      m.hasSparse = true;
+  for (const snode::PlaceLayout &p : layout.getPlaces()) {
+    FieldDesc f;
+    f.name = f.place = p.name;
+    f.id = m.fields.size();
+    bool same = true;
+    for (Type t : p.components) same &= t == p.components.front();
+    if (!same || p.components.empty()) {
+      f.value.kind = ValueDesc::Kind::Struct;
+    } else {
+      f.value.dtype = ifaceutil::dtypeOf(p.components.front());
+      if (p.components.size() > 1) {
+        f.value.kind = ValueDesc::Kind::Vector;
+        f.value.rows = p.components.size();
+      }
+    }
+    f.value.typeText = f.value.dtype;
+    for (unsigned a = 0; a < p.shape.size(); ++a)
+      f.axes.push_back(std::string(1, "ijkl"[a % 4]));
+    f.shape.assign(p.shape.begin(), p.shape.end());
+    m.fields.push_back(std::move(f));
+  }
+  for (auto k : module.getOps<tc::KernelOp>()) {
+    if (k.getSymName().starts_with("__tic_")) continue;
+    KernelDesc d;
+    d.name = d.symbol = k.getSymName().str();
+    for (auto [i, t] : llvm::enumerate(k.getArgumentTypes())) {
+      iface::ParamDesc p;
+      p.name = "arg" + std::to_string(i);
+      if (auto nd = dyn_cast<tc::NDArrayType>(t)) {
+        p.value.kind = ValueDesc::Kind::NDArray;
+        p.value.dtype = ifaceutil::dtypeOf(nd.getElementType());
+        p.value.ndim = nd.getRank();
+      } else {
+        p.value.dtype = ifaceutil::dtypeOf(t);
+      }
+      d.params.push_back(std::move(p));
+    }
+    ArrayRef<Type> res = k.getResultTypes();
+    if (!res.empty()) {
+      for (Type t : res)
+        if (t != res.front())
+          return k.emitOpError("results of different types need a tic.interface "
+                               "attribute describing the C signature");
+      d.hasResult = true;
+      d.result.dtype = ifaceutil::dtypeOf(res.front());
+      if (res.size() > 1) {
+        d.result.kind = ValueDesc::Kind::Vector;
+        d.result.rows = res.size();
+      }
+    }
+    m.kernels.push_back(std::move(d));
+  }
+  iface::finalizeNames(m);
+  if (!m.errors.empty())
+    return module.emitError(m.errors.front());
+  return success();
+}
+
+struct GenerateFieldAccessorsPass
+    : PassWrapper<GenerateFieldAccessorsPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(GenerateFieldAccessorsPass)
+
+  GenerateFieldAccessorsPass() = default;
+  GenerateFieldAccessorsPass(const GenerateFieldAccessorsPass &other)
+      : PassWrapper(other) {}
+  explicit GenerateFieldAccessorsPass(const FieldAccessorsOptions &o) {
+    moduleName = o.moduleName;
+  }
+
+  StringRef getArgument() const override { return "tic-generate-field-accessors"; }
+  StringRef getDescription() const override {
+    return "Add the tc.kernels behind the C interface's field accessors";
+  }
+  void getDependentDialects(DialectRegistry &r) const override {
+    r.insert<tc::TCDialect, arith::ArithDialect>();
+  }
+
+  Option<std::string> moduleName{
+      *this, "module-name",
+      llvm::cl::desc("Module name when there is no tic.interface attribute")};
+
+  void runOnOperation() override;
+
+private:
+  LogicalResult checkKernels(ModuleOp module, const ModuleInterface &m);
+  void generate(ModuleOp module, const FieldDesc &f, const snode::PlaceLayout &p);
+};
+
+LogicalResult GenerateFieldAccessorsPass::checkKernels(ModuleOp module,
+                                                       const ModuleInterface &m) {
+  for (const KernelDesc &k : m.kernels) {
+    auto op = module.lookupSymbol<tc::KernelOp>(k.symbol);
+    if (!op)
+      return module.emitError("tic.interface names kernel '")
+             << k.symbol << "' but the module has no tc.kernel @" << k.symbol;
+    unsigned args = 0;
+    for (const iface::ParamDesc &p : k.params) args += p.value.components();
+    if (args != op.getArgumentTypes().size())
+      return op.emitOpError("has ") << op.getArgumentTypes().size()
+             << " arguments but its C signature has " << args
+             << " scalar components";
+    unsigned results = k.hasResult ? k.result.components() : 0;
+    if (results != op.getResultTypes().size())
+      return op.emitOpError("has ") << op.getResultTypes().size()
+             << " results but its C signature returns " << results
+             << " components";
+  }
+  return success();
+}
+
+void GenerateFieldAccessorsPass::generate(ModuleOp module, const FieldDesc &f,
+                                          const snode::PlaceLayout &p) {
+  MLIRContext *ctx = module.getContext();
+  snode::PlaceOp pop = p.op;
+  Location loc = pop ? pop.getLoc() : module.getLoc();
+  OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
+  Type i32 = IntegerType::get(ctx, 32);
+  unsigned rank = p.shape.size();
+  ArrayRef<Type> comps = p.components;
+  auto sym = FlatSymbolRefAttr::get(ctx, p.name);
+  auto newKernel = [&](const std::string &name, ArrayRef<Type> in,
+                       ArrayRef<Type> out) {
+    auto k = tc::KernelOp::create(mb, loc, name, FunctionType::get(ctx, in, out));
+    return k;
+  };
+  auto cI32 = [&](OpBuilder &b, int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, i32, v);
+  };
+
+  // get: (idx...) -> (components...)
+  {
+    SmallVector<Type> in(rank, i32);
+    auto k = newKernel(ifaceutil::accessorName("get", f), in, comps);
+    OpBuilder b = OpBuilder::atBlockEnd(&k.getBody().front());
+    SmallVector<Value> idx(k.getBody().front().getArguments());
+    SmallVector<Value> vals;
+    for (auto [c, t] : llvm::enumerate(comps))
+      vals.push_back(tc::LoadOp::create(b, loc, t, sym, idx, b.getI64IntegerAttr(c)));
+    tc::ReturnOp::create(b, loc, vals);
+  }
+  // set: (idx..., components...)
+  {
+    SmallVector<Type> in(rank, i32);
+    in.append(comps.begin(), comps.end());
+    auto k = newKernel(ifaceutil::accessorName("set", f), in, {});
+    OpBuilder b = OpBuilder::atBlockEnd(&k.getBody().front());
+    auto args = k.getBody().front().getArguments();
+    SmallVector<Value> idx(args.take_front(rank));
+    for (unsigned c = 0; c < comps.size(); ++c)
+      tc::StoreOp::create(b, loc, args[rank + c], sym, idx, b.getI64IntegerAttr(c));
+    tc::ReturnOp::create(b, loc, ValueRange{});
+  }
+
+  bool uniform = llvm::all_of(comps, [&](Type t) { return t == comps.front(); });
+  bool bulk = f.hasBulk() && uniform && !comps.empty();
+  bool clear = !f.primal.empty();
+  if (!bulk && !clear) return;
+
+  // Builds a kernel whose body visits every element: `visit(b, idx)` inside
+  // a tc.parallel_for over the shape (or once for a 0-D field).
+  auto overElements = [&](tc::KernelOp k,
+                          llvm::function_ref<void(OpBuilder &, ValueRange)> visit) {
+    OpBuilder b = OpBuilder::atBlockEnd(&k.getBody().front());
+    if (rank == 0) {
+      visit(b, {});
+    } else {
+      SmallVector<Value> lbs, ubs;
+      for (int64_t s : p.shape) {
+        lbs.push_back(cI32(b, 0));
+        ubs.push_back(cI32(b, s));
+      }
+      auto pf = tc::ParallelForOp::create(b, loc, lbs, ubs);
+      OpBuilder bb = OpBuilder::atBlockEnd(&pf.getBody().front());
+      SmallVector<Value> ivs(pf.getBody().front().getArguments());
+      visit(bb, ivs);
+      tc::YieldOp::create(bb, loc);
+    }
+    tc::ReturnOp::create(b, loc, ValueRange{});
+  };
+
+  if (bulk) {
+    auto arrTy = tc::NDArrayType::get(ctx, comps.front(), rank + 1);
+    auto read = newKernel(ifaceutil::accessorName("read", f), {arrTy}, {});
+    Value rarr = read.getBody().front().getArgument(0);
+    overElements(read, [&](OpBuilder &b, ValueRange idx) {
+      for (unsigned c = 0; c < comps.size(); ++c) {
+        Value v = tc::LoadOp::create(b, loc, comps[c], sym, idx, b.getI64IntegerAttr(c));
+        SmallVector<Value> aidx(idx);
+        aidx.push_back(cI32(b, c));
+        tc::NDArrayStoreOp::create(b, loc, v, rarr, aidx);
+      }
+    });
+    auto write = newKernel(ifaceutil::accessorName("write", f), {arrTy}, {});
+    Value warr = write.getBody().front().getArgument(0);
+    overElements(write, [&](OpBuilder &b, ValueRange idx) {
+      for (unsigned c = 0; c < comps.size(); ++c) {
+        SmallVector<Value> aidx(idx);
+        aidx.push_back(cI32(b, c));
+        Value v = tc::NDArrayLoadOp::create(b, loc, comps[c], warr, aidx);
+        tc::StoreOp::create(b, loc, v, sym, idx, b.getI64IntegerAttr(c));
+      }
+    });
+  }
+  if (clear) {
+    auto k = newKernel(ifaceutil::accessorName("clear", f), {}, {});
+    overElements(k, [&](OpBuilder &b, ValueRange idx) {
+      for (auto [c, t] : llvm::enumerate(comps)) {
+        Value zero = isa<FloatType>(t)
+                         ? Value(arith::ConstantOp::create(b, loc, b.getFloatAttr(t, 0.0)))
+                         : Value(arith::ConstantIntOp::create(b, loc, t, 0));
+        tc::StoreOp::create(b, loc, zero, sym, idx, b.getI64IntegerAttr(c));
+      }
+    });
+  }
+}
+
+void GenerateFieldAccessorsPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  snode::SNodeLayout layout(module);
+  ModuleInterface m;
+  if (module->hasAttr(kInterfaceAttrName)) {
+    if (failed(readInterface(module, m))) return signalPassFailure();
+  } else {
+    if (failed(synthesizeInterface(module, layout, moduleName, m)))
+      return signalPassFailure();
+    attachInterface(module, m);
+  }
+  if (failed(checkKernels(module, m))) return signalPassFailure();
+
+  Builder b(module.getContext());
+  module->setAttr("tic.root_size", b.getI64IntegerAttr(layout.getRootSize()));
+  module->setAttr("tic.root_align", b.getI64IntegerAttr(layout.getRootAlign()));
+
+  for (const FieldDesc &f : m.fields) {
+    if (!f.hasAccessors()) continue;
+    const snode::PlaceLayout *p = layout.lookupPlace(f.place);
+    if (!p) {
+      module.emitError("tic.interface names field '")
+          << f.name << "' but the module has no snode.place @" << f.place;
+      return signalPassFailure();
+    }
+    if (p->components.size() != f.value.components() || p->shape.size() != f.ndim()) {
+      snode::PlaceOp(p->op).emitOpError("does not match the C interface of field '")
+          << f.name << "' (" << f.value.components() << " components, "
+          << f.ndim() << " indices)";
+      return signalPassFailure();
+    }
+    // Layouts the lowering cannot handle yet get no accessor kernels; the
+    // C functions then report TC_ERR_UNSUPPORTED.
+    if (!p->supported) continue;
+    bool lowerable = true;
+    for (const snode::LevelAccess &l : p->levels)
+      lowerable &= l.node && l.node->supported;
+    if (!lowerable) continue;
+    generate(module, f, *p);
+  }
+}
+
+} // namespace
+
+std::unique_ptr<Pass>
+tic::createGenerateFieldAccessorsPass(const FieldAccessorsOptions &options) {
+  return std::make_unique<GenerateFieldAccessorsPass>(options);
+}
+
+namespace tic::detail {
+void registerGenerateFieldAccessorsPass() {
+  PassRegistration<GenerateFieldAccessorsPass>();
+}
+} // namespace tic::detail

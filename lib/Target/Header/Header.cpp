@@ -1,0 +1,1017 @@
+//===- Header.cpp - MODULE.h and MODULE.json ------------------------------===//
+//
+// describeModule() turns a checked module into an iface::ModuleInterface;
+// emitHeader()/emitModuleJSON() print it. See include/tic/Target/Header.h
+// and docs/c-api.md for the format.
+//
+// Only the data members of the Sema structures are read (no Sema functions
+// are called), so this library links without the Sema implementation.
+//===----------------------------------------------------------------------===//
+
+#include "tic/Target/Header.h"
+
+#include "tic/Frontend/Sema.h"
+#include "tic/Frontend/Types.h"
+
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <set>
+#include <sstream>
+
+#ifndef TIC_VERSION
+#define TIC_VERSION "0.0.0"
+#endif
+
+namespace tic {
+namespace iface {
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct DTypeInfo {
+  const char *name, *cType, *tcName;
+  int value;
+};
+const DTypeInfo kDTypes[] = {
+    {"i8", "int8_t", "TC_DTYPE_I8", 0},       {"i16", "int16_t", "TC_DTYPE_I16", 1},
+    {"i32", "int32_t", "TC_DTYPE_I32", 2},    {"i64", "int64_t", "TC_DTYPE_I64", 3},
+    {"u8", "uint8_t", "TC_DTYPE_U8", 4},      {"u16", "uint16_t", "TC_DTYPE_U16", 5},
+    {"u32", "uint32_t", "TC_DTYPE_U32", 6},   {"u64", "uint64_t", "TC_DTYPE_U64", 7},
+    {"f16", "uint16_t", "TC_DTYPE_F16", 8},   {"f32", "float", "TC_DTYPE_F32", 9},
+    {"f64", "double", "TC_DTYPE_F64", 10},    {"bool", "uint8_t", "TC_DTYPE_BOOL", 11},
+};
+const DTypeInfo *lookupDType(const std::string &d) {
+  for (const DTypeInfo &i : kDTypes)
+    if (d == i.name) return &i;
+  return nullptr;
+}
+} // namespace
+
+const char *cTypeOf(const std::string &dtype) {
+  const DTypeInfo *i = lookupDType(dtype);
+  return i ? i->cType : "void";
+}
+const char *tcDTypeOf(const std::string &dtype) {
+  const DTypeInfo *i = lookupDType(dtype);
+  return i ? i->tcName : "TC_DTYPE_I32";
+}
+int tcDTypeValue(const std::string &dtype) {
+  const DTypeInfo *i = lookupDType(dtype);
+  return i ? i->value : -1;
+}
+
+unsigned ValueDesc::elementAxes() const {
+  if (kind != Kind::NDArray) return 0;
+  if (rows > 1 && cols > 1) return 2;
+  return (rows > 1 || cols > 1) ? 1 : 0;
+}
+
+const FieldDesc *ModuleInterface::findField(const std::string &n) const {
+  for (const FieldDesc &f : fields)
+    if (f.name == n) return &f;
+  return nullptr;
+}
+
+namespace {
+
+std::string upper(const std::string &s) {
+  std::string r = s;
+  for (char &c : r) c = char(std::toupper((unsigned char)c));
+  return r;
+}
+
+bool isCKeyword(const std::string &s) {
+  static const std::set<std::string> kw = {
+      // C99
+      "auto", "break", "case", "char", "const", "continue", "default", "do",
+      "double", "else", "enum", "extern", "float", "for", "goto", "if",
+      "inline", "int", "long", "register", "restrict", "return", "short",
+      "signed", "sizeof", "static", "struct", "switch", "typedef", "union",
+      "unsigned", "void", "volatile", "while", "_Bool", "_Complex",
+      "_Imaginary",
+      // C++
+      "alignas", "alignof", "and", "and_eq", "asm", "bitand", "bitor", "bool",
+      "catch", "char16_t", "char32_t", "class", "compl", "concept",
+      "const_cast", "constexpr", "decltype", "delete", "dynamic_cast",
+      "explicit", "export", "false", "friend", "mutable", "namespace", "new",
+      "noexcept", "not", "not_eq", "nullptr", "operator", "or", "or_eq",
+      "private", "protected", "public", "reinterpret_cast", "requires",
+      "static_assert", "static_cast", "template", "this", "thread_local",
+      "throw", "true", "try", "typeid", "typename", "using", "virtual",
+      "wchar_t", "xor", "xor_eq",
+      // names the generated prototypes use themselves
+      "ctx", "ret"};
+  return kw.count(s) != 0;
+}
+
+/// A name made C-safe ("u.grad" -> "u_grad"); used after a prefix.
+std::string cSuffix(const std::string &s) {
+  std::string r;
+  for (char c : s) r += (std::isalnum((unsigned char)c) || c == '_') ? c : '_';
+  return r;
+}
+
+/// A standalone C identifier (parameter names): keywords get a trailing _.
+std::string cIdent(const std::string &s) {
+  std::string r = cSuffix(s);
+  if (r.empty() || std::isdigit((unsigned char)r[0])) r = "_" + r;
+  if (isCKeyword(r)) r += "_";
+  return r;
+}
+
+/// Text safe inside a C block comment.
+std::string commentSafe(const std::string &s) {
+  std::string r;
+  for (size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (c == '\n' || c == '\r') { r += ' '; continue; }
+    r += c;
+    if (c == '*' && i + 1 < s.size() && s[i + 1] == '/') r += ' ';
+    if (c == '/' && i + 1 < s.size() && s[i + 1] == '*') r += ' ';
+  }
+  return r;
+}
+
+std::string scalarDType(const Type *t) {
+  if (!t) return "i32";
+  switch (t->kind()) {
+  case Type::Kind::Bool: return "bool";
+  case Type::Kind::Int: {
+    auto *s = static_cast<const ScalarType *>(t);
+    return std::string(s->isSigned ? "i" : "u") + std::to_string(s->bits);
+  }
+  case Type::Kind::Float:
+    return "f" + std::to_string(static_cast<const ScalarType *>(t)->bits);
+  case Type::Kind::Quant: {
+    auto *q = static_cast<const QuantType *>(t);
+    return q->compute ? scalarDType(q->compute)
+                      : (q->qkind == QuantType::QKind::Int ? "i32" : "f32");
+  }
+  default: return "i32";
+  }
+}
+
+std::string fmtDouble(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  // Shortest round-tripping spelling, for readable comments.
+  for (int p = 1; p <= 17; ++p) {
+    char b2[64];
+    std::snprintf(b2, sizeof b2, "%.*g", p, v);
+    if (std::strtod(b2, nullptr) == v) {
+      std::snprintf(buf, sizeof buf, "%s", b2);
+      break;
+    }
+  }
+  return buf;
+}
+
+std::string typeText(const Type *t) {
+  if (!t) return "?";
+  switch (t->kind()) {
+  case Type::Kind::Bool: case Type::Kind::Int: case Type::Kind::Float:
+    return scalarDType(t);
+  case Type::Kind::Vector: {
+    auto *v = static_cast<const VectorType *>(t);
+    return "vec<" + typeText(v->elem) + ", " + std::to_string(v->size) + ">";
+  }
+  case Type::Kind::Matrix: {
+    auto *m = static_cast<const MatrixType *>(t);
+    return "mat<" + typeText(m->elem) + ", " + std::to_string(m->rows) + ", " +
+           std::to_string(m->cols) + ">";
+  }
+  case Type::Kind::Struct: return static_cast<const StructType *>(t)->name;
+  case Type::Kind::NDArray: {
+    auto *n = static_cast<const NDArrayType *>(t);
+    return "ndarray<" + typeText(n->elem) + ", " + std::to_string(n->ndim) + ">";
+  }
+  case Type::Kind::Quant: {
+    auto *q = static_cast<const QuantType *>(t);
+    std::string s;
+    switch (q->qkind) {
+    case QuantType::QKind::Int:
+      s = "quant.int(bits: " + std::to_string(q->bits);
+      break;
+    case QuantType::QKind::Fixed:
+      s = "quant.fixed(bits: " + std::to_string(q->bits) +
+          ", max: " + fmtDouble(q->max);
+      break;
+    case QuantType::QKind::Float:
+      s = "quant.float(exp: " + std::to_string(q->exp) +
+          ", frac: " + std::to_string(q->frac);
+      break;
+    }
+    s += std::string(", signed: ") + (q->isSigned ? "true" : "false");
+    if (q->compute) s += ", compute: " + scalarDType(q->compute);
+    return s + ")";
+  }
+  default: return "?";
+  }
+}
+
+ValueDesc valueDescOf(const Type *t) {
+  ValueDesc d;
+  d.typeText = typeText(t);
+  if (!t) return d;
+  switch (t->kind()) {
+  case Type::Kind::Vector: {
+    auto *v = static_cast<const VectorType *>(t);
+    d.kind = ValueDesc::Kind::Vector;
+    d.dtype = scalarDType(v->elem);
+    d.rows = v->size;
+    return d;
+  }
+  case Type::Kind::Matrix: {
+    auto *m = static_cast<const MatrixType *>(t);
+    d.kind = ValueDesc::Kind::Matrix;
+    d.dtype = scalarDType(m->elem);
+    d.rows = m->rows;
+    d.cols = m->cols;
+    return d;
+  }
+  case Type::Kind::NDArray: {
+    auto *n = static_cast<const NDArrayType *>(t);
+    ValueDesc e = valueDescOf(n->elem);
+    d.kind = ValueDesc::Kind::NDArray;
+    d.dtype = e.dtype;
+    d.ndim = n->ndim;
+    d.rows = e.rows;
+    d.cols = e.cols;
+    return d;
+  }
+  case Type::Kind::Struct:
+    d.kind = ValueDesc::Kind::Struct;
+    return d;
+  default:
+    d.kind = ValueDesc::Kind::Scalar;
+    d.dtype = scalarDType(t);
+    return d;
+  }
+}
+
+std::string constText(const sema::ConstValue &v) {
+  using K = sema::ConstValue::Kind;
+  switch (v.kind) {
+  case K::Int:
+    if (v.type && v.type->kind() == Type::Kind::Int &&
+        !static_cast<const ScalarType *>(v.type)->isSigned)
+      return std::to_string(uint64_t(v.i));
+    return std::to_string(v.i);
+  case K::Float: {
+    std::string s = fmtDouble(v.f);
+    if (s.find_first_of(".eni") == std::string::npos) s += ".0";
+    return s;
+  }
+  case K::Bool: return v.b ? "true" : "false";
+  case K::String: {
+    std::string s = "\"";
+    for (char c : v.s) {
+      if (c == '"' || c == '\\') s += '\\';
+      s += c;
+    }
+    return s + "\"";
+  }
+  case K::Aggregate: {
+    std::string s = "[";
+    for (size_t i = 0; i < v.elems.size(); ++i)
+      s += (i ? ", " : "") + constText(v.elems[i]);
+    return s + "]";
+  }
+  case K::Type: return typeText(v.type);
+  }
+  return "?";
+}
+
+/// C expression for a scalar constant, "" when it has none (inf, nan, ...).
+std::string cScalar(const sema::ConstValue &v) {
+  using K = sema::ConstValue::Kind;
+  std::string dt = scalarDType(v.type);
+  switch (v.kind) {
+  case K::Bool: return v.b ? "1" : "0";
+  case K::Int: {
+    if (dt[0] == 'u') {
+      uint64_t u = uint64_t(v.i);
+      if (dt == "u64") return "UINT64_C(" + std::to_string(u) + ")";
+      return std::to_string(u) + "u";
+    }
+    if (dt == "i64") {
+      if (v.i == INT64_MIN) return "(-INT64_C(9223372036854775807) - 1)";
+      return "INT64_C(" + std::to_string(v.i) + ")";
+    }
+    if (v.i == INT32_MIN) return "(-2147483647 - 1)";
+    if (v.i < 0) return "(" + std::to_string(v.i) + ")";
+    return std::to_string(v.i);
+  }
+  case K::Float: {
+    if (!std::isfinite(v.f)) return "";
+    char buf[64];
+    bool f32 = dt != "f64";
+    std::snprintf(buf, sizeof buf, f32 ? "%.9g" : "%.17g", v.f);
+    std::string s = buf;
+    if (s.find_first_of(".e") == std::string::npos) s += ".0";
+    if (f32) s += "f";
+    if (s[0] == '-') s = "(" + s + ")";
+    return s;
+  }
+  default: return "";
+  }
+}
+
+std::string cValue(const sema::ConstValue &v) {
+  if (v.kind != sema::ConstValue::Kind::Aggregate) return cScalar(v);
+  std::string s = "{";
+  for (size_t i = 0; i < v.elems.size(); ++i) {
+    if (v.elems[i].kind == sema::ConstValue::Kind::Aggregate) return "";
+    std::string e = cScalar(v.elems[i]);
+    if (e.empty()) return "";
+    s += (i ? ", " : "") + e;
+  }
+  return s + "}";
+}
+
+const char *snodeKindName(sema::SNode::Kind k) {
+  switch (k) {
+  case sema::SNode::Kind::Root: return "root";
+  case sema::SNode::Kind::Dense: return "dense";
+  case sema::SNode::Kind::Bitmasked: return "bitmasked";
+  case sema::SNode::Kind::Pointer: return "pointer";
+  case sema::SNode::Kind::Hash: return "hash";
+  case sema::SNode::Kind::Dynamic: return "dynamic";
+  case sema::SNode::Kind::BitStruct: return "bit_struct";
+  case sema::SNode::Kind::BitArray: return "bit_array";
+  }
+  return "?";
+}
+
+std::string axesText(const std::vector<sema::Axis> &axes) {
+  std::string s;
+  for (sema::Axis a : axes) s += a < 4 ? "ijkl"[a] : '?';
+  return s;
+}
+
+std::string shapeText(const std::vector<int64_t> &shape) {
+  if (shape.size() == 1) return std::to_string(shape[0]);
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+std::string snodeCall(const sema::SNode &n) {
+  std::string s = snodeKindName(n.kind);
+  if (n.kind == sema::SNode::Kind::Root) return s;
+  s += "(";
+  switch (n.kind) {
+  case sema::SNode::Kind::BitStruct:
+    s += "bits: " + std::to_string(n.bits);
+    if (n.sharedExponent) s += ", shared_exponent: true";
+    break;
+  case sema::SNode::Kind::BitArray:
+    s += axesText(n.axes) + ", " + shapeText(n.shape) +
+         ", bits: " + std::to_string(n.bits);
+    break;
+  case sema::SNode::Kind::Dynamic:
+    s += axesText(n.axes) + ", " + shapeText(n.shape) +
+         ", chunk: " + std::to_string(n.chunkSize);
+    break;
+  default:
+    s += axesText(n.axes) + ", " + shapeText(n.shape);
+  }
+  return s + ")";
+}
+
+void layoutLines(const sema::SNode &n, unsigned depth,
+                 std::vector<std::string> &out) {
+  std::string line(2 * depth, ' ');
+  if (!n.letName.empty()) line += n.letName + " = ";
+  line += snodeCall(n);
+  if (!n.places.empty()) {
+    line += ".place(";
+    for (size_t i = 0; i < n.places.size(); ++i)
+      line += (i ? ", " : "") + n.places[i]->name;
+    line += ")";
+  }
+  out.push_back(line);
+  for (const auto &c : n.children) layoutLines(*c, depth + 1, out);
+}
+
+std::string snodePath(const sema::SNode *n) {
+  std::vector<const sema::SNode *> path;
+  for (; n; n = n->parent) path.push_back(n);
+  std::string s;
+  for (auto it = path.rbegin(); it != path.rend(); ++it)
+    s += (s.empty() ? "" : ".") + snodeCall(**it);
+  return s;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// describeModule
+//===----------------------------------------------------------------------===//
+
+ModuleInterface describeModule(const sema::CheckedModule &cm,
+                               const std::string &sourceName,
+                               const std::string &ticVersion) {
+  ModuleInterface m;
+  m.name = cm.name;
+  m.source = sourceName;
+  m.ticVersion = ticVersion.empty() ? TIC_VERSION : ticVersion;
+  m.defaultFloat = cm.defaultFloat;
+
+  for (const auto &c : cm.constants) {
+    ConstantDesc d;
+    d.name = c->name;
+    d.typeText = typeText(c->type ? c->type : c->value.type);
+    const Type *et = c->type ? c->type : c->value.type;
+    if (et && et->isTensor()) {
+      ValueDesc vd = valueDescOf(et);
+      d.dtype = vd.dtype;
+    } else {
+      d.dtype = scalarDType(et);
+    }
+    if (c->value.kind == sema::ConstValue::Kind::String) d.dtype = "string";
+    d.valueText = constText(c->value);
+    d.cValue = c->value.kind == sema::ConstValue::Kind::String
+                   ? d.valueText
+                   : cValue(c->value);
+    d.overridden = c->overridden;
+    d.overrideText = c->overrideText;
+    m.constants.push_back(std::move(d));
+  }
+
+  for (const auto &fp : cm.fields) {
+    const sema::FieldInfo &f = *fp;
+    FieldDesc d;
+    d.name = f.name;
+    d.place = f.name;
+    d.id = unsigned(m.fields.size());
+    d.value = valueDescOf(f.elemType);
+    if (d.value.kind == ValueDesc::Kind::Scalar && f.elemType &&
+        f.elemType->isQuant())
+      d.value.typeText = scalarDType(f.elemType);
+    d.storageText = typeText(f.elemType);
+    for (sema::Axis a : f.axes) d.axes.push_back(std::string(1, a < 4 ? "ijkl"[a] : 'x'));
+    d.unbounded = f.unbounded;
+    if (!f.unbounded) d.shape = f.shape;
+    d.needsGrad = f.needsGrad;
+    d.needsDual = f.needsDual;
+    if (f.primal) d.primal = f.primal->name;
+    if (f.grad) d.grad = f.grad->name;
+    d.snodePath = snodePath(f.place);
+    m.fields.push_back(std::move(d));
+  }
+
+  for (const auto &kp : cm.kernels) {
+    const sema::CheckedFunction &k = *kp;
+    KernelDesc d;
+    d.name = k.name;
+    d.symbol = k.exportName.empty() ? k.name : k.exportName;
+    d.isInstance = k.isInstance;
+    if (k.isInstance) {
+      d.templateText = k.templateName + "(";
+      for (size_t i = 0; i < k.templateArgs.size(); ++i) {
+        const sema::TemplateArg &a = k.templateArgs[i];
+        std::string s = a.kind == sema::TemplateArg::Kind::Field && a.field
+                            ? a.field->name
+                        : a.kind == sema::TemplateArg::Kind::SNode && a.snode
+                            ? (a.snode->letName.empty() ? snodeCall(*a.snode)
+                                                        : a.snode->letName)
+                            : constText(a.value);
+        d.templateText += (i ? ", " : "") + s;
+      }
+      d.templateText += ")";
+    }
+    for (const auto &p : k.params) {
+      if (p.isTemplate) continue;
+      ParamDesc pd;
+      pd.name = p.name;
+      pd.value = valueDescOf(p.type);
+      d.params.push_back(std::move(pd));
+    }
+    if (k.returnType && !k.returnType->isVoid()) {
+      d.hasResult = true;
+      d.result = valueDescOf(k.returnType);
+    }
+    d.hasGrad = false; // autodiff is future work: no adjoint kernels yet
+    m.kernels.push_back(std::move(d));
+  }
+
+  if (cm.root) {
+    layoutLines(*cm.root, 0, m.layoutLines);
+    for (const sema::SNode *n : cm.snodes)
+      if (n && n->isSparse()) m.hasSparse = true;
+  }
+  finalizeNames(m);
+  return m;
+}
+
+void finalizeNames(ModuleInterface &m) {
+  if (m.name.empty()) m.name = "module";
+  m.upperName = upper(m.name);
+  std::map<std::string, std::string> seen; // C identifier -> what made it
+  auto claim = [&](const std::string &id, const std::string &what) {
+    auto [it, fresh] = seen.emplace(id, what);
+    if (!fresh)
+      m.errors.push_back("the C name '" + id + "' of " + what +
+                         " clashes with " + it->second);
+  };
+  const std::string &M = m.name, &U = m.upperName;
+  claim(M + "_ctx", "the context type");
+  for (const char *f : {"create", "destroy", "last_error", "metadata",
+                        "deactivate_all", "sync", "tape_begin", "tape_end",
+                        "tape_backward", "clear_grads"})
+    claim(M + "_" + f, std::string("the generated function ") + M + "_" + f);
+  claim(M + "_field", "the field enum type");
+  claim(U + "_NUM_FIELDS", "the field count macro");
+  claim(U + "_H", "the include guard");
+  for (ConstantDesc &c : m.constants)
+    claim(U + "_CONST_" + upper(c.name), "constant '" + c.name + "'");
+  for (FieldDesc &f : m.fields) {
+    f.cName = cSuffix(f.name);
+    f.enumName = U + "_FIELD_" + upper(f.cName);
+    std::string what = "field '" + f.name + "'";
+    claim(f.enumName, what);
+    if (f.hasAccessors())
+      for (const char *s : {"_get", "_set"}) claim(M + "_" + f.cName + s, what);
+    if (f.hasBulk())
+      for (const char *s : {"_read", "_write"}) claim(M + "_" + f.cName + s, what);
+    for (const char *s : {"_NDIM", "_SIZE", "_SHAPE"})
+      claim(U + "_" + upper(f.cName) + s, what);
+  }
+  for (KernelDesc &k : m.kernels) {
+    k.cFunction = M + "_" + cSuffix(k.symbol);
+    std::string what = std::string(k.isInstance ? "instance '" : "kernel '") +
+                       k.name + "'";
+    claim(k.cFunction, what);
+    if (k.hasGrad) claim(k.cFunction + "_grad", what);
+    std::set<std::string> names;
+    for (ParamDesc &p : k.params) {
+      p.cName = cIdent(p.name);
+      while (!names.insert(p.cName).second) p.cName += "_";
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// The header
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+std::string indexParams(const FieldDesc &f) {
+  std::string s;
+  for (const std::string &a : f.axes) s += ", int32_t " + a;
+  return s;
+}
+
+std::string paramDecl(const ParamDesc &p) {
+  const ValueDesc &v = p.value;
+  switch (v.kind) {
+  case ValueDesc::Kind::Scalar:
+    return std::string(cTypeOf(v.dtype)) + " " + p.cName;
+  case ValueDesc::Kind::Vector:
+  case ValueDesc::Kind::Matrix:
+    return std::string("const ") + cTypeOf(v.dtype) + " *" + p.cName;
+  case ValueDesc::Kind::NDArray:
+    return "tc_ndarray " + p.cName;
+  case ValueDesc::Kind::Struct:
+    return "const void *" + p.cName;
+  }
+  return "";
+}
+
+std::string valueComment(const ValueDesc &v) {
+  switch (v.kind) {
+  case ValueDesc::Kind::Vector:
+    return v.typeText + ": " + std::to_string(v.rows) + " components";
+  case ValueDesc::Kind::Matrix:
+    return v.typeText + ": " + std::to_string(v.rows * v.cols) +
+           " components, row-major";
+  case ValueDesc::Kind::NDArray: {
+    std::string s = v.typeText + ": ndim " +
+                    std::to_string(v.ndim + v.elementAxes()) + ", " +
+                    tcDTypeOf(v.dtype);
+    return s;
+  }
+  default: return v.typeText;
+  }
+}
+
+void wrapComment(std::ostream &os, const std::string &text) {
+  os << "/* " << commentSafe(text) << " */\n";
+}
+
+} // namespace
+
+void emitHeader(const ModuleInterface &m, std::ostream &os) {
+  const std::string &M = m.name, &U = m.upperName;
+  const std::string ctx = M + "_ctx *ctx";
+  os << "/* " << commentSafe(M) << ".h - C interface of the tic module '"
+     << commentSafe(M) << "'";
+  if (!m.source.empty()) os << " (" << commentSafe(m.source) << ")";
+  os << ".\n * Generated by tic " << commentSafe(m.ticVersion)
+     << "; do not edit. Valid C99 and C++; see docs/c-api.md.\n"
+     << " * Link the object compiled with it and libtic_runtime. Every function\n"
+     << " * returns TC_OK (0) on success; " << M
+     << "_last_error(ctx) explains a failure. */\n";
+  os << "#ifndef " << U << "_H\n#define " << U << "_H\n\n";
+  os << "#include <tic/runtime.h> /* tc_status, tc_options, tc_ndarray, "
+        "tc_status_string */\n\n";
+  os << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
+
+  // Constants and layout.
+  os << "/* Built with default-fp " << commentSafe(m.defaultFloat) << ". Constants";
+  os << (m.constants.empty() ? ": none. */\n" : " (after -D overrides): */\n");
+  for (const ConstantDesc &c : m.constants) {
+    std::string line = "const " + c.name + ": " + c.typeText + " = " + c.valueText;
+    if (c.overridden) line += " (-D " + c.overrideText + ")";
+    wrapComment(os, line);
+    if (!c.cValue.empty())
+      os << "#define " << U << "_CONST_" << upper(c.name) << " " << c.cValue << "\n";
+  }
+  os << "\n/* Layout:\n";
+  if (m.layoutLines.empty()) os << " *   root\n";
+  for (const std::string &l : m.layoutLines) os << " *   " << commentSafe(l) << "\n";
+  os << " */\n\n";
+
+  // Context.
+  os << "/* Context: one instance of the module's fields, threads, tape. */\n";
+  os << "typedef struct " << M << "_ctx " << M << "_ctx;\n";
+  os << "/* opts NULL: defaults (CPU). On failure *out is NULL and "
+     << M << "_last_error(NULL)\n   explains it. */\n";
+  os << "tc_status " << M << "_create(const tc_options *opts, " << M
+     << "_ctx **out);\n";
+  os << "void " << M << "_destroy(" << ctx << "); /* NULL: no-op */\n";
+  os << "/* Message of the last failure on ctx (\"\" if none; never NULL). */\n";
+  os << "const char *" << M << "_last_error(const " << ctx << ");\n";
+  os << "/* JSON description of every kernel, field and parameter (" << M
+     << ".json). */\n";
+  os << "const char *" << M << "_metadata(void);\n\n";
+
+  // Kernels.
+  os << "/* Kernels: one entry per kernel or instance; results come back "
+        "through `ret`.\n   Vector/matrix parameters and results are "
+        "pointers to their components\n   (row-major). Autodiff (_grad "
+        "entries) is not generated yet. */\n";
+  if (m.kernels.empty()) os << "/* (no kernels) */\n";
+  for (const KernelDesc &k : m.kernels) {
+    std::string sig = "kernel " + k.name + "(";
+    for (size_t i = 0; i < k.params.size(); ++i)
+      sig += (i ? ", " : "") + k.params[i].name + ": " + k.params[i].value.typeText;
+    sig += ")";
+    if (k.hasResult) sig += " -> " + k.result.typeText;
+    if (k.isInstance) sig = "instance " + k.name + " = " + k.templateText;
+    wrapComment(os, sig);
+    for (const ParamDesc &p : k.params)
+      if (p.value.kind != ValueDesc::Kind::Scalar)
+        wrapComment(os, "  " + p.cName + ": " + valueComment(p.value));
+    if (k.hasResult && k.result.kind != ValueDesc::Kind::Scalar)
+      wrapComment(os, "  ret: " + valueComment(k.result));
+    std::string params = "(" + ctx;
+    for (const ParamDesc &p : k.params) params += ", " + paramDecl(p);
+    if (k.hasResult) params += std::string(", ") + cTypeOf(k.result.dtype) + " *ret";
+    params += ")";
+    os << "tc_status " << k.cFunction << params << ";\n";
+    if (k.hasGrad) os << "tc_status " << k.cFunction << "_grad" << params << ";\n";
+  }
+  os << "\n";
+
+  // Fields.
+  os << "/* Fields: get/set one element (vector/matrix elements through "
+        "pointers to their\n   components); read/write the whole field: "
+        "row-major over the index space,\n   components innermost, `count` "
+        "scalars (" << U << "_X_SIZE). */\n";
+  for (const FieldDesc &f : m.fields) {
+    std::string T = cTypeOf(f.value.dtype);
+    std::string what = "field " + f.name + ": " + f.storageText;
+    if (f.ndim()) {
+      what += " over ";
+      for (size_t i = 0; i < f.axes.size(); ++i) what += f.axes[i];
+    }
+    if (f.unbounded) what += " (unbounded: below a hash)";
+    what += "; " + f.snodePath;
+    wrapComment(os, what);
+    if (!f.hasAccessors()) {
+      os << "/* (struct elements have no C accessors yet) */\n";
+      continue;
+    }
+    bool scalar = f.value.kind == ValueDesc::Kind::Scalar;
+    std::string P = M + "_" + f.cName;
+    os << "tc_status " << P << "_get(" << ctx << indexParams(f) << ", " << T
+       << " *value);\n";
+    os << "tc_status " << P << "_set(" << ctx << indexParams(f) << ", "
+       << (scalar ? T + " value" : "const " + T + " *value") << ");\n";
+    std::string FU = U + "_" + upper(f.cName);
+    if (f.hasBulk()) {
+      os << "tc_status " << P << "_read(" << ctx << ", " << T
+         << " *dst, size_t count);\n";
+      os << "tc_status " << P << "_write(" << ctx << ", const " << T
+         << " *src, size_t count);\n";
+      os << "#define " << FU << "_NDIM " << f.ndim() << "\n";
+      if (f.ndim()) {
+        os << "#define " << FU << "_SHAPE {";
+        for (size_t i = 0; i < f.shape.size(); ++i)
+          os << (i ? ", " : "") << f.shape[i];
+        os << "}\n";
+      }
+      os << "#define " << FU << "_SIZE " << f.numScalars() << " /* scalars */\n";
+    } else {
+      os << "#define " << FU << "_NDIM " << f.ndim() << "\n";
+    }
+  }
+  os << "\n/* Fields, as " << M << "_tape_backward takes them. */\n";
+  os << "typedef enum {";
+  if (m.fields.empty()) {
+    os << " " << U << "_NO_FIELDS = -1 } " << M << "_field;\n";
+  } else {
+    for (size_t i = 0; i < m.fields.size(); ++i)
+      os << (i ? "," : "") << "\n  " << m.fields[i].enumName << " = " << i;
+    os << "\n} " << M << "_field;\n";
+  }
+  os << "#define " << U << "_NUM_FIELDS " << m.fields.size() << "\n\n";
+
+  os << "/* Sparse structures, synchronization, autodiff. */\n";
+  os << "tc_status " << M << "_deactivate_all(" << ctx
+     << "); /* every sparse SNode */\n";
+  os << "tc_status " << M << "_sync(" << ctx << "); /* waits for the device */\n";
+  os << "tc_status " << M << "_tape_begin(" << ctx << ");\n";
+  os << "tc_status " << M << "_tape_end(" << ctx << ");\n";
+  os << "tc_status " << M << "_tape_backward(" << ctx << ", " << M
+     << "_field loss); /* loss.grad = 1, replay */\n";
+  os << "tc_status " << M << "_clear_grads(" << ctx << ");\n\n";
+  os << "#ifdef __cplusplus\n} /* extern \"C\" */\n#endif\n\n";
+  os << "#endif /* " << U << "_H */\n";
+}
+
+//===----------------------------------------------------------------------===//
+// JSON
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+const char *kindName(ValueDesc::Kind k) {
+  switch (k) {
+  case ValueDesc::Kind::Scalar: return "scalar";
+  case ValueDesc::Kind::Vector: return "vector";
+  case ValueDesc::Kind::Matrix: return "matrix";
+  case ValueDesc::Kind::NDArray: return "ndarray";
+  case ValueDesc::Kind::Struct: return "struct";
+  }
+  return "scalar";
+}
+
+void writeValue(llvm::json::OStream &j, const ValueDesc &v) {
+  j.attribute("kind", kindName(v.kind));
+  j.attribute("type", v.typeText);
+  j.attribute("dtype", v.dtype);
+  j.attribute("c_type", cTypeOf(v.dtype));
+  if (v.kind == ValueDesc::Kind::Vector || v.kind == ValueDesc::Kind::Matrix ||
+      v.kind == ValueDesc::Kind::NDArray) {
+    j.attribute("rows", int64_t(v.rows));
+    j.attribute("cols", int64_t(v.cols));
+  }
+  j.attribute("components", int64_t(v.components()));
+  if (v.kind == ValueDesc::Kind::NDArray) {
+    j.attribute("ndim", int64_t(v.ndim));
+    j.attribute("array_ndim", int64_t(v.ndim + v.elementAxes()));
+  }
+}
+
+} // namespace
+
+void emitModuleJSON(const ModuleInterface &m, std::ostream &os) {
+  std::string buf;
+  llvm::raw_string_ostream rs(buf);
+  {
+    llvm::json::OStream j(rs, 2);
+    j.object([&] {
+      j.attribute("module", m.name);
+      j.attribute("source", m.source);
+      j.attribute("tic_version", m.ticVersion);
+      j.attribute("abi_version", 1);
+      j.attribute("default_fp", m.defaultFloat);
+      j.attribute("has_sparse", m.hasSparse);
+      j.attributeArray("constants", [&] {
+        for (const ConstantDesc &c : m.constants)
+          j.object([&] {
+            j.attribute("name", c.name);
+            j.attribute("type", c.typeText);
+            j.attribute("dtype", c.dtype);
+            j.attribute("value", c.valueText);
+            j.attribute("c_value", c.cValue);
+            j.attribute("overridden", c.overridden);
+            if (c.overridden) j.attribute("override", c.overrideText);
+          });
+      });
+      j.attributeArray("layout", [&] {
+        for (const std::string &l : m.layoutLines) j.value(l);
+      });
+      j.attributeArray("fields", [&] {
+        for (const FieldDesc &f : m.fields)
+          j.object([&] {
+            j.attribute("name", f.name);
+            j.attribute("c_name", f.cName);
+            j.attribute("id", int64_t(f.id));
+            j.attribute("enum", f.enumName);
+            j.attribute("place", f.place);
+            j.attributeObject("element", [&] { writeValue(j, f.value); });
+            j.attribute("storage", f.storageText);
+            j.attributeArray("axes", [&] {
+              for (const std::string &a : f.axes) j.value(a);
+            });
+            j.attributeArray("shape", [&] {
+              for (int64_t s : f.shape) j.value(s);
+            });
+            j.attribute("unbounded", f.unbounded);
+            j.attribute("needs_grad", f.needsGrad);
+            j.attribute("needs_dual", f.needsDual);
+            j.attribute("primal", f.primal);
+            j.attribute("grad", f.grad);
+            j.attribute("snode", f.snodePath);
+            j.attribute("accessors", f.hasAccessors());
+            j.attribute("bulk", f.hasBulk());
+          });
+      });
+      j.attributeArray("kernels", [&] {
+        for (const KernelDesc &k : m.kernels)
+          j.object([&] {
+            j.attribute("name", k.name);
+            j.attribute("symbol", k.symbol);
+            j.attribute("c_function", k.cFunction);
+            j.attribute("instance", k.isInstance);
+            if (k.isInstance) j.attribute("template", k.templateText);
+            j.attributeArray("params", [&] {
+              for (const ParamDesc &p : k.params)
+                j.object([&] {
+                  j.attribute("name", p.name);
+                  j.attribute("c_name", p.cName);
+                  writeValue(j, p.value);
+                });
+            });
+            if (k.hasResult)
+              j.attributeObject("result", [&] { writeValue(j, k.result); });
+            else
+              j.attribute("result", nullptr);
+            j.attribute("grad", k.hasGrad);
+          });
+      });
+    });
+  }
+  os << buf << "\n";
+}
+
+std::string moduleJSON(const ModuleInterface &m) {
+  std::ostringstream os;
+  emitModuleJSON(m, os);
+  return os.str();
+}
+
+namespace {
+
+bool readValue(const llvm::json::Object &o, ValueDesc &v) {
+  auto str = [&](llvm::StringRef k) {
+    auto s = o.getString(k);
+    return s ? s->str() : std::string();
+  };
+  std::string kind = str("kind");
+  if (kind == "scalar") v.kind = ValueDesc::Kind::Scalar;
+  else if (kind == "vector") v.kind = ValueDesc::Kind::Vector;
+  else if (kind == "matrix") v.kind = ValueDesc::Kind::Matrix;
+  else if (kind == "ndarray") v.kind = ValueDesc::Kind::NDArray;
+  else if (kind == "struct") v.kind = ValueDesc::Kind::Struct;
+  else return false;
+  v.typeText = str("type");
+  v.dtype = str("dtype");
+  v.rows = unsigned(o.getInteger("rows").value_or(1));
+  v.cols = unsigned(o.getInteger("cols").value_or(1));
+  v.ndim = unsigned(o.getInteger("ndim").value_or(0));
+  return true;
+}
+
+} // namespace
+
+bool parseModuleJSON(const std::string &text, ModuleInterface &m,
+                     std::string &error) {
+  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(text);
+  if (!parsed) {
+    error = llvm::toString(parsed.takeError());
+    return false;
+  }
+  const llvm::json::Object *root = parsed->getAsObject();
+  if (!root) {
+    error = "not a JSON object";
+    return false;
+  }
+  auto str = [](const llvm::json::Object &o, llvm::StringRef k) {
+    auto s = o.getString(k);
+    return s ? s->str() : std::string();
+  };
+  m = ModuleInterface();
+  m.name = str(*root, "module");
+  m.source = str(*root, "source");
+  m.ticVersion = str(*root, "tic_version");
+  m.defaultFloat = str(*root, "default_fp");
+  m.hasSparse = root->getBoolean("has_sparse").value_or(false);
+  if (const auto *cs = root->getArray("constants"))
+    for (const llvm::json::Value &cv : *cs) {
+      const auto *o = cv.getAsObject();
+      if (!o) continue;
+      ConstantDesc c;
+      c.name = str(*o, "name");
+      c.typeText = str(*o, "type");
+      c.dtype = str(*o, "dtype");
+      c.valueText = str(*o, "value");
+      c.cValue = str(*o, "c_value");
+      c.overridden = o->getBoolean("overridden").value_or(false);
+      c.overrideText = str(*o, "override");
+      m.constants.push_back(std::move(c));
+    }
+  if (const auto *ls = root->getArray("layout"))
+    for (const llvm::json::Value &l : *ls)
+      if (auto s = l.getAsString()) m.layoutLines.push_back(s->str());
+  if (const auto *fs = root->getArray("fields"))
+    for (const llvm::json::Value &fv : *fs) {
+      const auto *o = fv.getAsObject();
+      if (!o) { error = "field is not an object"; return false; }
+      FieldDesc f;
+      f.name = str(*o, "name");
+      f.cName = str(*o, "c_name");
+      f.id = unsigned(o->getInteger("id").value_or(m.fields.size()));
+      f.enumName = str(*o, "enum");
+      f.place = str(*o, "place");
+      const auto *e = o->getObject("element");
+      if (!e || !readValue(*e, f.value)) {
+        error = "field '" + f.name + "': bad element";
+        return false;
+      }
+      f.storageText = str(*o, "storage");
+      if (const auto *a = o->getArray("axes"))
+        for (const auto &x : *a)
+          if (auto s = x.getAsString()) f.axes.push_back(s->str());
+      if (const auto *a = o->getArray("shape"))
+        for (const auto &x : *a)
+          if (auto i = x.getAsInteger()) f.shape.push_back(*i);
+      f.unbounded = o->getBoolean("unbounded").value_or(false);
+      f.needsGrad = o->getBoolean("needs_grad").value_or(false);
+      f.needsDual = o->getBoolean("needs_dual").value_or(false);
+      f.primal = str(*o, "primal");
+      f.grad = str(*o, "grad");
+      f.snodePath = str(*o, "snode");
+      m.fields.push_back(std::move(f));
+    }
+  if (const auto *ks = root->getArray("kernels"))
+    for (const llvm::json::Value &kv : *ks) {
+      const auto *o = kv.getAsObject();
+      if (!o) { error = "kernel is not an object"; return false; }
+      KernelDesc k;
+      k.name = str(*o, "name");
+      k.symbol = str(*o, "symbol");
+      k.cFunction = str(*o, "c_function");
+      k.isInstance = o->getBoolean("instance").value_or(false);
+      k.templateText = str(*o, "template");
+      if (const auto *ps = o->getArray("params"))
+        for (const auto &pv : *ps) {
+          const auto *po = pv.getAsObject();
+          ParamDesc p;
+          if (!po || !readValue(*po, p.value)) {
+            error = "kernel '" + k.name + "': bad parameter";
+            return false;
+          }
+          p.name = str(*po, "name");
+          p.cName = str(*po, "c_name");
+          k.params.push_back(std::move(p));
+        }
+      if (const auto *r = o->getObject("result")) {
+        k.hasResult = true;
+        if (!readValue(*r, k.result)) {
+          error = "kernel '" + k.name + "': bad result";
+          return false;
+        }
+      }
+      k.hasGrad = o->getBoolean("grad").value_or(false);
+      m.kernels.push_back(std::move(k));
+    }
+  m.upperName = upper(m.name);
+  return true;
+}
+
+} // namespace iface
+
+void emitHeader(const sema::CheckedModule &module, std::ostream &os) {
+  iface::emitHeader(iface::describeModule(module), os);
+}
+void emitModuleJSON(const sema::CheckedModule &module, std::ostream &os) {
+  iface::emitModuleJSON(iface::describeModule(module), os);
+}
+
+} // namespace tic
