@@ -427,11 +427,6 @@ void Sema::checkFieldDecl(FieldDecl &d) {
                              "struct or quantized type, got '" + typeName(t) + "'");
     t = nullptr;
   }
-  if (t && t->isStruct()) {
-    error(d.elemType->range, "fields of struct type are not supported; declare one "
-                             "field per member");
-    t = nullptr;
-  }
   bool isQuant = t && (t->isQuant() || (elementType(t) && t->isTensor() &&
                                         (static_cast<const VectorType *>(t)->isVector()
                                              ? static_cast<const VectorType *>(t)->elem->isQuant()
@@ -886,6 +881,30 @@ void Sema::checkInstance(InstanceDecl &d) {
   for (auto &p : k.params)
     if (isa<TemplateTypeExpr>(p.type.get()))
       tparams.push_back(&p);
+  // Named arguments may also fix runtime parameters to compile-time values
+  // (they leave the exported signature).
+  std::map<std::string, TemplateArg> fixed;
+  std::vector<Argument *> targArgs;
+  for (auto &a : d.args) {
+    bool runtimeParam = false;
+    if (!a.name.empty())
+      for (auto &p : k.params)
+        if (p.name.name == a.name && !isa<TemplateTypeExpr>(p.type.get()))
+          runtimeParam = true;
+    if (!runtimeParam)
+      continue;
+    checkExpr(*a.value);
+    const ConstValue *v = constOf(*a.value);
+    if (!v) {
+      error(a.value->range, "argument for parameter '" + a.name +
+                                "' of an instance must be a compile-time constant");
+      return;
+    }
+    TemplateArg ta;
+    ta.value = *v;
+    fixed[a.name] = ta;
+  }
+  size_t nTemplateArgs = d.args.size() - fixed.size();
   if (tparams.empty()) {
     error(d.kernel.range, "kernel '" + d.kernel.name +
                               "' has no template parameters; it is exported as is and "
@@ -893,11 +912,11 @@ void Sema::checkInstance(InstanceDecl &d) {
     note(k.name.range, "'" + d.kernel.name + "' is declared here");
     return;
   }
-  if (d.args.size() != tparams.size()) {
+  if (nTemplateArgs != tparams.size()) {
     error(d.range, "instance of '" + d.kernel.name + "' expects " +
                        std::to_string(tparams.size()) + " template argument" +
                        (tparams.size() == 1 ? "" : "s") + ", got " +
-                       std::to_string(d.args.size()));
+                       std::to_string(nTemplateArgs));
     note(k.name.range, "'" + d.kernel.name + "' is declared here");
     return;
   }
@@ -906,6 +925,8 @@ void Sema::checkInstance(InstanceDecl &d) {
   bool ok = true;
   size_t pos = 0;
   for (auto &a : d.args) {
+    if (!a.name.empty() && fixed.count(a.name))
+      continue;
     size_t idx = pos;
     if (!a.name.empty()) {
       idx = tparams.size();
@@ -938,7 +959,9 @@ void Sema::checkInstance(InstanceDecl &d) {
   }
   if (!ok)
     return;
+  fixedParams = &fixed;
   CheckedFunction *f = instantiate(k, targs, d.range, true, d.name.name);
+  fixedParams = nullptr;
   if (f) {
     f->isInstance = true;
     f->name = d.name.name;
@@ -1077,6 +1100,29 @@ CheckedFunction *Sema::instantiate(const FunctionDecl &d, std::vector<TemplateAr
         bind(p.name.name, b);
       }
       ++ti;
+    } else if (fixedParams && fixedParams->count(p.name.name)) {
+      // Runtime parameter fixed by an instance: a compile-time value.
+      TemplateArg ta = fixedParams->at(p.name.name);
+      const Type *vt = ta.value.type;
+      if (!t->isScalar() && !t->isTensor()) {
+        error(p.type->range, "parameter '" + p.name.name + "' of type '" + typeName(t) +
+                                 "' cannot be fixed by an instance");
+        ok = false;
+      } else if (vt && elementType(vt) && !vt->isStruct() &&
+                 (vt->isTensor() == t->isTensor())) {
+        ta.value = convertConst(ta.value, t, *types);
+        cp.isTemplate = true;
+        cp.bound = ta;
+        LocalBinding b;
+        b.kind = LocalBinding::Kind::Value;
+        b.value = ta.value;
+        b.range = p.name.range;
+        bind(p.name.name, b);
+      } else {
+        error(callRange, "cannot convert '" + typeName(vt) + "' to '" + typeName(t) +
+                             "' for parameter '" + p.name.name + "'");
+        ok = false;
+      }
     } else {
       bool valid = t->isScalar() || t->isTensor() ||
                    (isKernel && t->kind() == Type::Kind::NDArray) ||
@@ -1258,13 +1304,23 @@ void Sema::checkStmt(StmtPtr &sp, std::vector<StmtPtr> &out) {
         l->decls.push_back(declareLocal(l->names[i], LocalVar::Kind::Let,
                                         tt && t ? tt->elems[i] : nullptr));
     } else {
-      if (t && !declT && !t->isValueType()) {
+      if (t && !declT && !t->isValueType() &&
+          !(t == types->getString() && constOf(*l->init))) {
         error(l->init->range, "cannot bind a value of type '" + typeName(t) + "' to '" +
                                   l->names[0].name + "'");
         t = nullptr;
       }
       if (t && declT)
         checkConvertible(t, declT, *l->init, "initializing '" + l->names[0].name + "'");
+      if (t == types->getString() && constOf(*l->init)) {
+        // A compile-time string (print / assert messages).
+        LocalBinding lb;
+        lb.kind = LocalBinding::Kind::Value;
+        lb.value = *constOf(*l->init);
+        lb.range = l->names[0].range;
+        bind(l->names[0].name, lb);
+        return; // nothing to emit
+      }
       l->decls.push_back(declareLocal(l->names[0], LocalVar::Kind::Let, declT ? declT : t));
     }
     out.push_back(std::move(sp));
@@ -1690,6 +1746,8 @@ void Sema::checkFor(StmtPtr &sp, std::vector<StmtPtr> &out, ExprStmt *config) {
       return;
     }
     if (nd == 0) {
+      if (f->overField && !f->overField->place)
+        return; // its layout statement already failed
       error(f->iterable->range, "cannot iterate a 0-D field or SNode");
       return;
     }

@@ -461,6 +461,15 @@ const Type *Sema::checkCompare(CompareExpr &e) {
   const Type *r = types->getBool();
   bool allConst = true;
   bool value = true;
+  // Compile-time type comparisons: `x.dtype == f32`.
+  if (e.ops.size() == 1 && ts[0]->kind() == Type::Kind::Meta &&
+      ts[1]->kind() == Type::Kind::Meta &&
+      (e.ops[0] == CmpOp::Eq || e.ops[0] == CmpOp::Ne)) {
+    bool same = static_cast<const MetaType *>(ts[0])->type ==
+                static_cast<const MetaType *>(ts[1])->type;
+    setConst(e, ConstValue::makeBool(e.ops[0] == CmpOp::Eq ? same : !same, r));
+    return r;
+  }
   for (size_t i = 0; i < e.ops.size(); ++i) {
     const Type *a = ts[i], *b = ts[i + 1];
     const Type *p = (elementType(a) && elementType(b) && !a->isStruct() && !b->isStruct())
@@ -964,6 +973,12 @@ const Type *Sema::checkCall(CallExpr &e) {
   }
   auto g = globals.find(n->name);
   const Type *typeCallee = nullptr;
+  // A kernel or instance named like a builtin (`kernel norm()`) cannot be
+  // called from kernel code anyway: the call means the builtin.
+  if (g != globals.end() && builtinFuncs.count(n->name) &&
+      (g->second.kind == GlobalEntry::Kind::Kernel ||
+       g->second.kind == GlobalEntry::Kind::Instance))
+    g = globals.end();
   if (g != globals.end()) {
     switch (g->second.kind) {
     case GlobalEntry::Kind::Func:

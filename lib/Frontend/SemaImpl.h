@@ -103,6 +103,8 @@ public:
   void note(SourceRange r, const std::string &m);
   void warning(SourceRange r, const std::string &m);
   FnState globalState;
+  /// Runtime parameters fixed by the instance being instantiated.
+  const std::map<std::string, TemplateArg> *fixedParams = nullptr;
 
   // Declarations (Sema.cpp).
   void collectGlobals();
