@@ -58,6 +58,23 @@ LogicalResult synthesizeInterface(ModuleOp module, const snode::SNodeLayout &lay
     f.shape.assign(p.shape.begin(), p.shape.end());
     m.fields.push_back(std::move(f));
   }
+  // Companions: "x.grad" / "x.dual" next to a field "x".
+  for (FieldDesc &f : m.fields)
+    for (const char *suffix : {".grad", ".dual"}) {
+      llvm::StringRef n(f.name);
+      if (!n.ends_with(suffix)) continue;
+      std::string primal = n.drop_back(5).str();
+      for (FieldDesc &p : m.fields)
+        if (p.name == primal) {
+          f.primal = primal;
+          if (std::string(suffix) == ".grad") {
+            p.grad = f.name;
+            p.needsGrad = true;
+          } else {
+            p.needsDual = true;
+          }
+        }
+    }
   for (auto k : module.getOps<tc::KernelOp>()) {
     if (k.getSymName().starts_with("__tic_")) continue;
     KernelDesc d;
