@@ -12,6 +12,9 @@
 #include "tic/Frontend/Diagnostics.h"
 #include "tic/Frontend/Parser.h"
 #include "tic/Frontend/Sema.h"
+#ifdef TIC_HAVE_CODEGEN
+#include "tic/CodeGen/Driver.h"
+#endif
 
 #include <CLI/CLI.hpp>
 
@@ -141,6 +144,55 @@ std::string defaultOutput(const Options &opts) {
   return "-"; // textual stages go to stdout by default
 }
 
+/// Code generation, lowering and emission (lib/CodeGen/Driver.cpp): writes
+/// the requested output and, for objects, MODULE.h / MODULE.json beside it
+/// (or at --header PATH).
+int runCodeGen(const Options &opts, const sema::CheckedModule &checked,
+               DiagnosticEngine &diags, const std::string &output) {
+  if (opts.emit == "ptx")
+    return driverError("--emit=ptx is not supported yet (no CUDA backend)");
+#ifndef TIC_HAVE_CODEGEN
+  (void)checked;
+  (void)diags;
+  (void)output;
+  return driverError("--emit=" + opts.emit +
+                     " is not available: this tic was built without code "
+                     "generation (TIC_ONLY_FRONTEND)");
+#else
+  codegen::BackendOptions bo;
+  bo.emit = opts.emit;
+  bo.optLevel = unsigned(std::stoi(opts.optLevel));
+  bo.cpu = opts.cpu;
+  bo.debug = opts.debug;
+  bo.inputName = opts.input == "-" ? "<stdin>" : opts.input;
+  codegen::BackendOutputs out;
+  if (!codegen::runBackend(checked, diags, bo, out) || diags.hasErrors())
+    return 1;
+  std::string error;
+  if (opts.emit == "obj" && !out.header.empty()) {
+    std::string header = opts.header;
+    if (header.empty()) {
+      std::string base = output == "-" ? inputStem(opts) + ".o" : output;
+      size_t slash = base.find_last_of('/');
+      size_t dot = base.rfind('.');
+      if (dot != std::string::npos && (slash == std::string::npos || dot > slash))
+        base = base.substr(0, dot);
+      header = base + ".h";
+    }
+    std::string json = header;
+    if (json.size() > 2 && json.compare(json.size() - 2, 2, ".h") == 0)
+      json = json.substr(0, json.size() - 2);
+    json += ".json";
+    if (!writeOutput(header, out.header, error) ||
+        !writeOutput(json, out.json, error))
+      return driverError(error);
+  }
+  if (!writeOutput(output, out.main, error))
+    return driverError(error);
+  return 0;
+#endif
+}
+
 int compile(const Options &opts) {
   std::string text, error;
   if (!readInput(opts.input, text, error))
@@ -191,9 +243,7 @@ int compile(const Options &opts) {
       return driverError(error);
     return 0;
   }
-  return driverError("--emit=" + opts.emit +
-                     " is not supported yet: code generation is being built "
-                     "(see docs/cli.md)");
+  return runCodeGen(opts, *checked, diags, output);
 }
 
 struct ThreadArgs {

@@ -1,0 +1,59 @@
+//===- Driver.h - code generation pipeline of the tic driver ---*- C++ -*-===//
+//
+// What `tic` does after Sema, for --emit=mlir | mlir-lowered | llvm | asm |
+// obj | header:
+//
+//   generateMLIR (tc + snode), verified               -> --emit=mlir
+//   [C interface: tic.interface attribute + field accessors]
+//   tic::buildCPULoweringPipeline (LLVM dialect)
+//   [C interface: C entry points]                     -> --emit=mlir-lowered
+//   tic::emitCPU (LLVM IR, O0..O3, TargetMachine)     -> --emit=llvm|asm|obj
+//   iface::emitHeader / emitModuleJSON                -> MODULE.h, MODULE.json
+//
+// MLIR diagnostics raised by the passes are printed through the front end's
+// DiagnosticEngine (file:line:col with the source line) when they carry a
+// file location. Outputs are returned as strings; the caller writes them
+// (atomically). Same input and options -> byte-identical outputs.
+//===----------------------------------------------------------------------===//
+
+#ifndef TIC_CODEGEN_DRIVER_H
+#define TIC_CODEGEN_DRIVER_H
+
+#include <string>
+
+namespace tic {
+class DiagnosticEngine;
+namespace sema {
+struct CheckedModule;
+} // namespace sema
+
+namespace codegen {
+
+struct BackendOptions {
+  /// mlir | mlir-lowered | llvm | asm | obj | header
+  std::string emit = "obj";
+  unsigned optLevel = 3;
+  /// CPU name: "" (portable default, x86-64-v2), "native", "x86-64-v3", ...
+  std::string cpu;
+  bool debug = false;
+  /// The input's name as given on the command line (locations, banner).
+  std::string inputName;
+};
+
+struct BackendOutputs {
+  std::string main;   ///< the requested output (text or object bytes)
+  std::string header; ///< MODULE.h (obj and header); empty if unavailable
+  std::string json;   ///< MODULE.json (obj and header); empty if unavailable
+};
+
+/// Whether this build contains the C interface generator (lib/Target/Header).
+bool haveCInterface();
+
+/// Runs the stages `options.emit` needs. False iff an error was reported.
+bool runBackend(const sema::CheckedModule &module, DiagnosticEngine &diags,
+                const BackendOptions &options, BackendOutputs &out);
+
+} // namespace codegen
+} // namespace tic
+
+#endif // TIC_CODEGEN_DRIVER_H

@@ -1,0 +1,166 @@
+//===- Driver.cpp - code generation pipeline of the tic driver ------------===//
+#include "tic/CodeGen/Driver.h"
+#include "tic/CodeGen/CodeGen.h"
+#include "tic/Conversion/Pipeline.h"
+#include "tic/Frontend/Diagnostics.h"
+#include "tic/Frontend/Sema.h"
+#include "tic/Target/CPU.h"
+#ifdef TIC_HAVE_C_INTERFACE
+#include "tic/Target/Header.h"
+#include "tic/Target/Interface.h"
+#endif
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <sstream>
+
+using namespace mlir;
+
+namespace {
+
+/// Prints MLIR diagnostics like the front end's (file:line:col + caret).
+class DiagBridge {
+public:
+  DiagBridge(MLIRContext &ctx, tic::DiagnosticEngine &diags)
+      : handler(&ctx, [&diags](Diagnostic &d) {
+          report(diags, d);
+          return success();
+        }) {}
+
+private:
+  static void report(tic::DiagnosticEngine &diags, Diagnostic &d) {
+    tic::Severity sev = d.getSeverity() == DiagnosticSeverity::Error
+                            ? tic::Severity::Error
+                        : d.getSeverity() == DiagnosticSeverity::Warning
+                            ? tic::Severity::Warning
+                            : tic::Severity::Note;
+    tic::SourceRange range;
+    if (auto fl = d.getLocation()->findInstanceOf<FileLineColLoc>()) {
+      range.begin.line = fl.getLine();
+      range.begin.col = fl.getColumn();
+      range.end = range.begin;
+    }
+    std::string msg = d.str();
+    if (sev == tic::Severity::Error && msg.find("not supported") == std::string::npos)
+      msg = "in code generation: " + msg;
+    diags.report(sev, range, msg);
+    for (Diagnostic &n : d.getNotes())
+      report(diags, n);
+  }
+  ScopedDiagnosticHandler handler;
+};
+
+std::string printModule(ModuleOp m, bool debugInfo) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  OpPrintingFlags flags;
+  if (debugInfo)
+    flags.enableDebugInfo();
+  m->print(os, flags);
+  os.flush();
+  return s;
+}
+
+} // namespace
+
+bool tic::codegen::haveCInterface() {
+#ifdef TIC_HAVE_C_INTERFACE
+  return true;
+#else
+  return false;
+#endif
+}
+
+bool tic::codegen::runBackend(const sema::CheckedModule &checked,
+                              DiagnosticEngine &diags,
+                              const BackendOptions &options,
+                              BackendOutputs &out) {
+  const std::string &emit = options.emit;
+  bool wantHeader = emit == "obj" || emit == "header";
+
+#ifdef TIC_HAVE_C_INTERFACE
+  iface::ModuleInterface interface;
+  bool withInterface = emit != "mlir";
+  if (withInterface || wantHeader) {
+    interface = iface::describeModule(checked, options.inputName);
+    for (const std::string &e : interface.errors)
+      diags.error(SourceRange(), e);
+    if (!interface.errors.empty())
+      return false;
+    if (wantHeader) {
+      std::ostringstream h, j;
+      iface::emitHeader(interface, h);
+      iface::emitModuleJSON(interface, j);
+      out.header = h.str();
+      out.json = j.str();
+    }
+  }
+  if (emit == "header") {
+    out.main = out.header;
+    return true;
+  }
+#else
+  (void)wantHeader;
+  if (emit == "header") {
+    diags.error(SourceRange(), "--emit=header is not supported yet: this build "
+                               "has no C interface generator");
+    return false;
+  }
+#endif
+
+  MLIRContext ctx(MLIRContext::Threading::DISABLED);
+  DiagBridge bridge(ctx, diags);
+  CodeGenOptions cg;
+  cg.debug = options.debug;
+  cg.fileName = options.inputName;
+  OwningOpRef<ModuleOp> module = generateMLIR(checked, ctx, diags, cg);
+  if (!module || diags.hasErrors())
+    return false;
+  if (emit == "mlir") {
+    out.main = printModule(*module, false);
+    return true;
+  }
+
+#ifdef TIC_HAVE_C_INTERFACE
+  if (withInterface && failed(prepareCInterface(*module, interface)))
+    return false;
+#endif
+
+  PassManager pm(&ctx);
+  buildCPULoweringPipeline(pm);
+  if (failed(pm.run(*module))) {
+    if (!diags.hasErrors())
+      diags.error(SourceRange(), "lowering to the LLVM dialect failed");
+    return false;
+  }
+#ifdef TIC_HAVE_C_INTERFACE
+  if (withInterface && failed(finalizeCInterface(*module)))
+    return false;
+#endif
+  if (emit == "mlir-lowered") {
+    out.main = printModule(*module, false);
+    return true;
+  }
+
+  CPUTargetOptions target;
+  if (!options.cpu.empty())
+    target.cpu = options.cpu;
+  target.optLevel = options.optLevel;
+  EmitKind kind = emit == "llvm"  ? EmitKind::LLVMIR
+                  : emit == "asm" ? EmitKind::Assembly
+                                  : EmitKind::Object;
+  llvm::SmallString<0> buffer;
+  llvm::raw_svector_ostream os(buffer);
+  if (failed(emitCPU(*module, target, os, kind))) {
+    if (!diags.hasErrors())
+      diags.error(SourceRange(), "generating " + emit + " output failed");
+    return false;
+  }
+  out.main.assign(buffer.begin(), buffer.end());
+  return !diags.hasErrors();
+}
