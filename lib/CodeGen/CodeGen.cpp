@@ -463,6 +463,12 @@ private:
     return convTo(v, ts);
   }
   Value toI1(Value v, ST t) { return conv(v, t, ST::boolean()); }
+  /// Field/ndarray indices: scalars, or the components of an ivecN
+  /// (`x[I]` in a grouped loop).
+  void appendIndices(const RV &v, SmallVector<Value> &out) {
+    for (size_t i = 0; i < v.size(); ++i)
+      out.push_back(conv(v.v[i], v.ts[i], ST::i32()));
+  }
   Value toI32(const RV &v) {
     if (v.size() == 0)
       return cI32(0);
@@ -1657,7 +1663,7 @@ bool Generator::genLValue(const tast::Expr *e, LV &lv) {
       }
       SmallVector<Value> idx;
       for (auto &i : ix->indices)
-        idx.push_back(toI32(gen(i.get())));
+        appendIndices(gen(i.get()), idx);
       lv.k = LV::Field;
       lv.field = f;
       lv.type = e->type;
@@ -1682,8 +1688,12 @@ bool Generator::genLValue(const tast::Expr *e, LV &lv) {
       lv.k = LV::NDArray;
       lv.array = bd->vals[0];
       lv.type = e->type;
-      for (auto &i : ix->indices)
-        lv.ndIdx.push_back(toI32(gen(i.get())));
+      {
+        SmallVector<Value> idx;
+        for (auto &i : ix->indices)
+          appendIndices(gen(i.get()), idx);
+        lv.ndIdx.append(idx.begin(), idx.end());
+      }
       lv.compShape = compShapeOf(nt->elem);
       flatten(nt->elem, lv.slotTypes);
       std::vector<unsigned> all;
