@@ -634,7 +634,12 @@ void emitHeader(const ModuleInterface &m, std::ostream &os) {
   os << (m.constants.empty() ? ": none. */\n" : " (after -D overrides): */\n");
   for (const ConstantDesc &c : m.constants) {
     std::string line = "const " + c.name + ": " + c.typeText + " = " + c.valueText;
-    if (c.overridden) line += " (-D " + c.overrideText + ")";
+    if (c.overridden)
+      line += " (-D " +
+              (c.overrideText.find('=') == std::string::npos
+                   ? c.name + "=" + c.overrideText
+                   : c.overrideText) +
+              ")";
     wrapComment(os, line);
     if (!c.cValue.empty())
       os << "#define " << U << "_CONST_" << upper(c.name) << " " << c.cValue << "\n";

@@ -1,0 +1,79 @@
+# Runs one integration test (see CMakeLists.txt): compile the .tc module with
+# tic, compile and link the C driver against the generated header, the object
+# and the static runtime, run it, check its exit status (and optionally its
+# output). Invoked by ctest as
+#   cmake -DTIC=... -DTC=... -DDRIVER=... -DNAME=... -DWORK_DIR=...
+#         -DTIC_ARGS=a|b -DCC=... -DCFLAGS=... -DRUNTIME_INCLUDE=...
+#         -DRUNTIME_LIB=... -DLINK_LIBS=... -DCOMMON_DIR=...
+#         [-DEXPECT_STDOUT=regex] -P RunIntegrationTest.cmake
+#
+# Prints "tic-integration: SKIPPED" (ctest SKIP_REGULAR_EXPRESSION) when this
+# tic cannot produce objects at all (a tiny probe module fails), and
+# "tic-integration: FAILED" on every failure.
+cmake_minimum_required(VERSION 3.20)
+
+function(fail msg)
+  message("tic-integration: FAILED: ${msg}")
+  message(FATAL_ERROR "${NAME} failed")
+endfunction()
+
+function(run_step what)
+  execute_process(COMMAND ${ARGN}
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    string(REPLACE ";" " " cmd "${ARGN}")
+    fail("${what} (exit ${rc}): ${cmd}\n${out}${err}")
+  endif()
+endfunction()
+
+file(REMOVE_RECURSE "${WORK_DIR}")
+file(MAKE_DIRECTORY "${WORK_DIR}")
+
+# Probe: can this tic write an object at all?
+set(probe "${WORK_DIR}/tic_probe.tc")
+file(WRITE "${probe}" "module tic_probe;\nfield x: i32[4];\nkernel k() {\n  for i in x {\n    x[i] = i;\n  }\n}\n")
+execute_process(COMMAND "${TIC}" "${probe}" -o "${WORK_DIR}/tic_probe.o"
+    --header "${WORK_DIR}/tic_probe.h"
+  RESULT_VARIABLE probe_rc OUTPUT_VARIABLE probe_out ERROR_VARIABLE probe_err)
+if(NOT probe_rc EQUAL 0)
+  string(STRIP "${probe_err}" probe_err)
+  message("tic-integration: SKIPPED: this tic cannot compile to objects yet: ${probe_err}")
+  return()
+endif()
+
+# 1. tic: .tc -> .o + .h (+ .json)
+string(REPLACE "|" ";" TIC_ARGS "${TIC_ARGS}")
+get_filename_component(stem "${TC}" NAME_WE)
+set(obj "${WORK_DIR}/${stem}.o")
+set(hdr "${WORK_DIR}/${stem}.h")
+run_step("tic" "${TIC}" "${TC}" -o "${obj}" --header "${hdr}" ${TIC_ARGS})
+foreach(f "${obj}" "${hdr}")
+  if(NOT EXISTS "${f}")
+    fail("tic did not write ${f}")
+  endif()
+endforeach()
+
+# 2. the C driver, strict C99, against the header and runtime/include
+separate_arguments(cflags UNIX_COMMAND "${CFLAGS}")
+separate_arguments(link_libs UNIX_COMMAND "${LINK_LIBS}")
+set(exe "${WORK_DIR}/${NAME}")
+run_step("compiling the driver" "${CC}" ${cflags} -I "${WORK_DIR}"
+  -I "${RUNTIME_INCLUDE}" -I "${COMMON_DIR}" -c "${DRIVER}" -o "${exe}.driver.o")
+# 3. link with the object and the static runtime (+ OpenMP)
+run_step("linking" "${CC}" "${exe}.driver.o" "${obj}" "${RUNTIME_LIB}"
+  ${link_libs} -o "${exe}")
+
+# 4. run
+execute_process(COMMAND "${exe}" WORKING_DIRECTORY "${WORK_DIR}"
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+message("${out}")
+if(err)
+  message("${err}")
+endif()
+if(NOT rc EQUAL 0)
+  fail("${NAME} exited with ${rc}")
+endif()
+if(DEFINED EXPECT_STDOUT AND NOT out MATCHES "${EXPECT_STDOUT}")
+  fail("the output does not match '${EXPECT_STDOUT}'")
+endif()
+message("tic-integration: ${NAME} passed")

@@ -1,0 +1,100 @@
+/* Helpers shared by the integration test drivers (C99). A driver defines
+ * LAST_ERROR(ctx) as its module's MODULE_last_error before including this. */
+#ifndef TIC_INTEGRATION_COMMON_H
+#define TIC_INTEGRATION_COMMON_H
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHECK(call)                                                            \
+  do {                                                                         \
+    tc_status st_ = (call);                                                    \
+    if (st_ != TC_OK) {                                                        \
+      fprintf(stderr, "%s:%d: %s failed: %s: %s\n", __FILE__, __LINE__,        \
+              #call, tc_status_string(st_), LAST_ERROR(ctx));                  \
+      return 1;                                                                \
+    }                                                                          \
+  } while (0)
+
+#define EXPECT_STATUS(expected, call)                                          \
+  do {                                                                         \
+    tc_status st_ = (call);                                                    \
+    if (st_ != (expected)) {                                                   \
+      fprintf(stderr, "%s:%d: %s returned %s, expected %s\n", __FILE__,        \
+              __LINE__, #call, tc_status_string(st_),                          \
+              tc_status_string(expected));                                     \
+      return 1;                                                                \
+    }                                                                          \
+  } while (0)
+
+static int tic_test_failures = 0;
+
+/* Compares got[i] with want[i] (|d| <= atol + rtol * |want|), printing the
+ * first few mismatches; returns the number of mismatches. */
+static inline int compare_f64(const char *what, const double *got, const double *want,
+                       size_t n, double rtol, double atol) {
+  size_t i;
+  int bad = 0;
+  for (i = 0; i < n; ++i) {
+    double d = fabs(got[i] - want[i]);
+    if (!(d <= atol + rtol * fabs(want[i]))) {
+      if (bad < 10)
+        fprintf(stderr, "%s[%lu]: got %.9g, want %.9g\n", what,
+                (unsigned long)i, got[i], want[i]);
+      ++bad;
+    }
+  }
+  if (bad) fprintf(stderr, "%s: %d of %lu values differ\n", what, bad, (unsigned long)n);
+  tic_test_failures += bad != 0;
+  return bad;
+}
+
+static inline int compare_f32(const char *what, const float *got, const float *want,
+                       size_t n, double rtol, double atol) {
+  size_t i;
+  int bad = 0;
+  for (i = 0; i < n; ++i) {
+    double d = fabs((double)got[i] - (double)want[i]);
+    if (!(d <= atol + rtol * fabs((double)want[i]))) {
+      if (bad < 10)
+        fprintf(stderr, "%s[%lu]: got %.9g, want %.9g\n", what,
+                (unsigned long)i, got[i], want[i]);
+      ++bad;
+    }
+  }
+  if (bad) fprintf(stderr, "%s: %d of %lu values differ\n", what, bad, (unsigned long)n);
+  tic_test_failures += bad != 0;
+  return bad;
+}
+
+static inline int compare_i64(const char *what, const long long *got,
+                       const long long *want, size_t n) {
+  size_t i;
+  int bad = 0;
+  for (i = 0; i < n; ++i)
+    if (got[i] != want[i]) {
+      if (bad < 10)
+        fprintf(stderr, "%s[%lu]: got %lld, want %lld\n", what,
+                (unsigned long)i, got[i], want[i]);
+      ++bad;
+    }
+  if (bad) fprintf(stderr, "%s: %d of %lu values differ\n", what, bad, (unsigned long)n);
+  tic_test_failures += bad != 0;
+  return bad;
+}
+
+#define EXPECT_TRUE(cond)                                                      \
+  do {                                                                         \
+    if (!(cond)) {                                                             \
+      fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond);      \
+      ++tic_test_failures;                                                     \
+    }                                                                          \
+  } while (0)
+
+/* Ends main(): 0 when nothing failed. */
+#define TEST_RESULT()                                                          \
+  (tic_test_failures ? (fprintf(stderr, "FAILED\n"), 1) : (printf("PASSED\n"), 0))
+
+#endif
