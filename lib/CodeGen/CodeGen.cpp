@@ -680,8 +680,9 @@ RV Generator::dynamicPick(const RV &v, Value sel,
 void Generator::genSNode(const tsema::SNode *n) {
   Location l = loc(n->range);
   if (n->kind != tsema::SNode::Kind::Dense) {
-    unsupported(n->range, std::string("'") + snodeKindName(n->kind) +
-                              "' SNodes (sparse and quantized layouts)");
+    error(n->range, std::string("'") + snodeKindName(n->kind) +
+                        "' SNodes are not supported yet (only dense layouts "
+                        "can be compiled)");
     return;
   }
   SmallVector<int64_t> axes(n->axes.begin(), n->axes.end());
@@ -2928,7 +2929,7 @@ RV Generator::genPrint(const tast::CallExpr &e) {
         bool sgn = t.sgn && !t.isBool();
         ST to{ST::Int, 32, sgn};
         y = conv(y, t, to);
-        fmt += sgn ? "%d" : "%u";
+        fmt += (sgn || t.isBool()) ? "%d" : "%u";
       }
       args.push_back(y);
     };
