@@ -6,8 +6,8 @@ using namespace bench;
 
 namespace {
 const int64_t kShape[] = JULIA_PIXELS_SHAPE;
-#ifdef JULIA_MAX_ITER
-const int kMaxIter = JULIA_MAX_ITER;
+#ifdef JULIA_CONST_MAX_ITER
+const int kMaxIter = JULIA_CONST_MAX_ITER;
 #else
 const int kMaxIter = 100; // keep in step with julia.tc
 #endif
