@@ -424,7 +424,10 @@ ModuleInterface describeModule(const sema::CheckedModule &cm,
                                const std::string &ticVersion) {
   ModuleInterface m;
   m.name = cm.name;
-  m.source = sourceName;
+  // Only the file name: the header must not depend on the build directory.
+  m.source = sourceName.substr(sourceName.find_last_of('/') == std::string::npos
+                                   ? 0
+                                   : sourceName.find_last_of('/') + 1);
   m.ticVersion = ticVersion.empty() ? TIC_VERSION : ticVersion;
   m.defaultFloat = cm.defaultFloat;
 
