@@ -25,14 +25,12 @@ int main(void) {
     compare_f64("ftotal", &ftotal, &(double){(double)w}, 1, 0, 0);
   }
   EXPECT_TRUE(mx == (int32_t)n);
-  for (i = 0; i < 16; ++i) {
-    got[i] = hist[i];
-    want[i] = n / 16 + ((n % 16) >= i && i != 0 ? 1 : 0);
-  }
   /* i in [1, n]: residue r appears floor((n - r) / 16) + 1 times (r >= 1),
      residue 0 appears floor(n / 16) times */
-  for (i = 0; i < 16; ++i)
+  for (i = 0; i < 16; ++i) {
+    got[i] = hist[i];
     want[i] = i == 0 ? n / 16 : (n - i) / 16 + 1;
+  }
   compare_i64("hist", got, want, 16);
   CHECK(atomics_sum_reduce(ctx, (int32_t)n, &red));
   {
