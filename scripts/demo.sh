@@ -12,7 +12,10 @@ BUILD_DIR=${TIC_BUILD_DIR:-build}
 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release
 cmake --build "$BUILD_DIR" -j "$(nproc)" --target tic
 
-if [ -x "$BUILD_DIR/bin/tic" ] && [ -f examples/mpm88/mpm88.tc ]; then
-  echo "== tic examples/mpm88/mpm88.tc --emit=ast (code generation is being built; see docs/status.md)"
-  "$BUILD_DIR/bin/tic" examples/mpm88/mpm88.tc --emit=ast | head -n 60
-fi
+# The main demo: examples/mpm88 (mpm88.tc + main.c), 50 frames of a falling,
+# splashing block of fluid written as PNG images.
+cmake --build "$BUILD_DIR" -j "$(nproc)" --target mpm88
+FRAMES_DIR="$BUILD_DIR/examples/frames"
+echo "== running examples/mpm88 (50 frames x 50 substeps)"
+"$BUILD_DIR/examples/mpm88" --frames "${TIC_DEMO_FRAMES:-50}" --out "$FRAMES_DIR"
+echo "== frames written to $(cd "$FRAMES_DIR" && pwd)/mpm88_XXXX.png"
