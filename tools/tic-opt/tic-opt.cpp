@@ -26,6 +26,7 @@
 #include "tic/Dialect/SNode/SNodeDialect.h"
 #include "tic/Dialect/TC/Passes.h"
 #include "tic/Dialect/TC/TCDialect.h"
+#include "tic/Target/Interface.h"
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
@@ -53,6 +54,7 @@ int main(int argc, char **argv) {
   tic::registerSNodePasses();
   tic::registerTicConversionPasses();
   tic::registerCPULoweringPipeline();
+  tic::registerInterfacePasses();
 
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "tic optimizer driver\n", registry));

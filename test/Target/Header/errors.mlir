@@ -1,5 +1,5 @@
-// RUN: not tic-iface-opt %s --tic-generate-c-entry-points 2>&1 | FileCheck %s --check-prefix=NOATTR
-// RUN: not tic-iface-opt %s --split-input-file --tic-generate-field-accessors 2>&1 | FileCheck %s
+// RUN: not tic-opt %s --tic-generate-c-entry-points 2>&1 | FileCheck %s --check-prefix=NOATTR
+// RUN: not tic-opt %s --split-input-file --tic-generate-field-accessors 2>&1 | FileCheck %s
 
 // NOATTR: missing the 'tic.interface' attribute (run tic-generate-field-accessors first)
 
