@@ -838,6 +838,7 @@ void Generator::bindLocal(const tsema::LocalVar *var, const RV &init) {
 
 void Generator::genKernel(ModuleOp module, const tsema::CheckedFunction &k) {
   curKernel = &k;
+  gradReported.clear();
   SourceRange krange = k.decl ? k.decl->range : SourceRange();
   curLoc = loc(krange);
   if (!k.gradOf.empty())
@@ -2026,15 +2027,16 @@ RV Generator::atomicLV(const LV &lv, tic::tc::AtomicKind kind, const RV &v,
 RV Generator::genIndex(const tast::IndexExpr &e) {
   using IK = tast::IndexExpr::IndexKind;
   if (e.indexKind == IK::Field || e.indexKind == IK::NDArray) {
-    if (e.indexKind == IK::Field && e.field && curKernel && !curKernel->noGrad) {
+    if (e.indexKind == IK::Field && e.field && curKernel && !curKernel->noGrad &&
+        curKernel->gradOf.empty()) {
       const tsema::FieldInfo *p = e.field->primal ? e.field->primal : e.field;
       if ((p->needsGrad || p->needsDual) && !gradReported.count(p)) {
         gradReported.insert(p);
-        unsupported(e.range,
-                    "automatic differentiation (kernel '" + curKernel->name +
-                        "' reads the differentiable field '" + p->name +
-                        "'; mark the kernel @no_grad to compile it without "
-                        "an adjoint)");
+        error(e.range,
+              "automatic differentiation is not supported yet: kernel '" +
+                  curKernel->name + "' reads the differentiable field '" +
+                  p->name + "' and would need an adjoint (mark it @no_grad "
+                  "to compile it without one)");
       }
     }
     LV lv;
