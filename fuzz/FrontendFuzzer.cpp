@@ -15,6 +15,7 @@
 #include "tic/Frontend/AST.h"
 #include "tic/Frontend/Diagnostics.h"
 #include "tic/Frontend/Parser.h"
+#include "tic/Frontend/Sema.h"
 
 #include <pthread.h>
 
@@ -42,15 +43,22 @@ protected:
 /// the chain, as the driver does.
 using Stage = void (*)(ast::Program &, DiagnosticEngine &);
 
-/// The stages after the parser, in order. Semantic analysis joins as one
-/// entry (with #include "tic/Frontend/Sema.h"):
-///   [](ast::Program &p, DiagnosticEngine &d) { sema::analyze(p, d, {}); },
+/// The stages after the parser, in order: one entry each.
 const std::vector<Stage> kStages = {
     // AST printing must handle every tree the parser can build.
     [](ast::Program &p, DiagnosticEngine &) {
       NullBuffer buf;
       std::ostream os(&buf);
       ast::dump(p, os);
+    },
+    // Semantic analysis, and the dump of what it produced.
+    [](ast::Program &p, DiagnosticEngine &d) {
+      std::unique_ptr<sema::CheckedModule> m = sema::analyze(p, d, {});
+      if (m) {
+        NullBuffer buf;
+        std::ostream os(&buf);
+        m->dump(os);
+      }
     },
 };
 
