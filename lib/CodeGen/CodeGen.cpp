@@ -1097,10 +1097,10 @@ void Generator::genWhile(const tast::WhileStmt &s) {
 }
 
 void Generator::genReturn(const tast::ReturnStmt &s) {
-  FnCtx &fc = fns.back();
   RV v;
   if (s.value)
-    v = gen(s.value.get());
+    v = gen(s.value.get()); // may inline funcs: fns changes meanwhile
+  const FnCtx fc = fns.back();
   RV r = convTo(v, fc.retTypes);
   if (fc.isKernel) {
     if (inParallel) {
