@@ -247,6 +247,19 @@ void forEachStmt(const tast::Stmt *s,
   }
 }
 
+struct Shape {
+  unsigned rows = 1, cols = 1;
+  bool vec = false, mat = false;
+};
+Shape shapeOf(const tic::Type *t) {
+  Shape s;
+  if (auto *v = tic::dyn_cast<tic::VectorType>(t))
+    s.rows = v->size, s.vec = true;
+  else if (auto *m = tic::dyn_cast<tic::MatrixType>(t))
+    s.rows = m->rows, s.cols = m->cols, s.mat = true;
+  return s;
+}
+
 bool isAtomicBuiltin(Builtin b) {
   switch (b) {
   case Builtin::AtomicAdd: case Builtin::AtomicSub: case Builtin::AtomicMin:
@@ -538,6 +551,7 @@ private:
   RV genPrint(const tast::CallExpr &e);
   RV genAtomicBuiltin(const tast::CallExpr &e);
   RV genLinalg(const tast::CallExpr &e, ArrayRef<RV> args);
+  RV decompose2x2(Builtin which, ArrayRef<Value> A, ST t, SourceRange r);
 
   /// Elementwise binary arithmetic on RVs with scalar broadcast; operands
   /// are converted to `t` first (t: per-component compute type or, when
@@ -2806,8 +2820,10 @@ RV Generator::genBuiltin(const tast::CallExpr &e) {
   case Builtin::Print:
     return genPrint(e);
   case Builtin::Assert: {
+    if (!opts.debug)
+      return {}; // not even evaluated without -g
     RV c = gen(arg(0));
-    if (!opts.debug || !c.size())
+    if (!c.size())
       return {};
     std::string msg = "assertion failed";
     if (auto *s = tic::dyn_cast<tast::StringLitExpr>(arg(1)))
@@ -2839,7 +2855,17 @@ RV Generator::genBuiltin(const tast::CallExpr &e) {
   case Builtin::BlockLocal:
   case Builtin::LoopConfig:
     return {}; // hints without effect on the CPU backend
-  case Builtin::Svd: case Builtin::PolarDecompose: case Builtin::SymEig:
+  case Builtin::Svd: case Builtin::PolarDecompose: case Builtin::SymEig: {
+    Shape s0 = shapeOf(arg(0) ? arg(0)->type : nullptr);
+    if (!s0.mat || s0.rows != 2 || s0.cols != 2) {
+      unsupported(e.range, std::string("'") + builtinSpelling(bi) +
+                               "' of a matrix other than 2x2");
+      return convTo(RV(), e.type);
+    }
+    SmallVector<RV> args;
+    args.push_back(gen(arg(0)));
+    return genLinalg(e, args);
+  }
   case Builtin::Activate: case Builtin::Deactivate: case Builtin::IsActive:
   case Builtin::Append: case Builtin::Length: case Builtin::DeactivateCell:
   case Builtin::RescaleIndex: case Builtin::BitVectorize:
@@ -2970,20 +2996,6 @@ RV Generator::genPrint(const tast::CallExpr &e) {
 // Linear algebra on scalarized vectors and matrices
 //===----------------------------------------------------------------------===//
 
-namespace {
-struct Shape {
-  unsigned rows = 1, cols = 1;
-  bool vec = false, mat = false;
-};
-Shape shapeOf(const tic::Type *t) {
-  Shape s;
-  if (auto *v = tic::dyn_cast<tic::VectorType>(t))
-    s.rows = v->size, s.vec = true;
-  else if (auto *m = tic::dyn_cast<tic::MatrixType>(t))
-    s.rows = m->rows, s.cols = m->cols, s.mat = true;
-  return s;
-}
-} // namespace
 
 RV Generator::genLinalg(const tast::CallExpr &e, ArrayRef<RV> argsIn) {
   using BO = tast::BinaryOp;
@@ -3125,6 +3137,10 @@ RV Generator::genLinalg(const tast::CallExpr &e, ArrayRef<RV> argsIn) {
       }
     return out;
   }
+  case Builtin::PolarDecompose:
+  case Builtin::Svd:
+  case Builtin::SymEig:
+    return decompose2x2(e.builtin, a[0].v, t, r);
   default:
     break;
   }
@@ -3132,6 +3148,114 @@ RV Generator::genLinalg(const tast::CallExpr &e, ArrayRef<RV> argsIn) {
   return convTo(RV(), e.type);
 }
 
+
+/// 2x2 polar decomposition, SVD and symmetric eigen-decomposition, after
+/// Taichi's closed forms (python/taichi/_funcs.py: polar_decompose2d, svd2d,
+/// sym_eig2x2), branch-free with arith.select. Results, flattened:
+///   polar_decompose: R, S (A = R S, R a rotation)
+///   svd:             U, Sigma, V (A = U Sigma V^T)
+///   sym_eig:         eigenvalues (vec2, descending), eigenvectors (columns)
+RV Generator::decompose2x2(Builtin which, ArrayRef<Value> A, ST t,
+                           SourceRange r) {
+  using BO = tast::BinaryOp;
+  if (!t.isFloat())
+    t = defaultFloat();
+  SmallVector<Value, 4> m;
+  for (Value v : A)
+    m.push_back(v);
+  auto c = [&](double v) { return cFloat(v, t); };
+  auto add = [&](Value x, Value y) { return scalarBinop(BO::Add, x, y, t, r); };
+  auto sub = [&](Value x, Value y) { return scalarBinop(BO::Sub, x, y, t, r); };
+  auto mul = [&](Value x, Value y) { return scalarBinop(BO::Mul, x, y, t, r); };
+  auto div = [&](Value x, Value y) { return scalarBinop(BO::Div, x, y, t, r); };
+  auto neg = [&](Value x) -> Value { return arith::NegFOp::create(b, curLoc, x); };
+  auto sqrtv = [&](Value x) -> Value { return math::SqrtOp::create(b, curLoc, x); };
+  auto sel = [&](Value cnd, Value x, Value y) -> Value {
+    return arith::SelectOp::create(b, curLoc, cnd, x, y);
+  };
+  auto lt = [&](Value x, Value y) -> Value {
+    return arith::CmpFOp::create(b, curLoc, arith::CmpFPredicate::OLT, x, y);
+  };
+  auto mat2mul = [&](ArrayRef<Value> X, ArrayRef<Value> Y) {
+    SmallVector<Value, 4> out;
+    for (unsigned i = 0; i < 2; ++i)
+      for (unsigned j = 0; j < 2; ++j)
+        out.push_back(add(mul(X[i * 2], Y[j]), mul(X[i * 2 + 1], Y[2 + j])));
+    return out;
+  };
+  RV out;
+  auto emit = [&](ArrayRef<Value> vs) {
+    for (Value v : vs)
+      out.push(v, t);
+  };
+  if (which == Builtin::SymEig) {
+    // lambda = (tr +- sqrt(tr^2 - 4 det)) / 2; eigenvectors from the
+    // columns of A - lambda_other I, normalized.
+    Value tr = add(m[0], m[3]);
+    Value det = sub(mul(m[0], m[3]), mul(m[1], m[2]));
+    Value gap = sub(mul(tr, tr), mul(c(4.0), det));
+    Value sq = sqrtv(arith::MaxNumFOp::create(b, curLoc, gap, c(0.0)));
+    Value l1 = mul(add(tr, sq), c(0.5)), l2 = mul(sub(tr, sq), c(0.5));
+    // v1 = normalized column 0 of (A - l2 I), v2 = of (A - l1 I).
+    Value a2x = sub(m[0], l2), a2y = m[2];
+    Value a1x = sub(m[0], l1), a1y = m[2];
+    Value n2 = sqrtv(add(mul(a2x, a2x), mul(a2y, a2y)));
+    Value n1 = sqrtv(add(mul(a1x, a1x), mul(a1y, a1y)));
+    // Degenerate (A is a multiple of I, or the column vanishes): use the
+    // other column, then the axes.
+    Value b2x = m[1], b2y = sub(m[3], l2), b1x = m[1], b1y = sub(m[3], l1);
+    Value nb2 = sqrtv(add(mul(b2x, b2x), mul(b2y, b2y)));
+    Value nb1 = sqrtv(add(mul(b1x, b1x), mul(b1y, b1y)));
+    Value eps = c(t.bits == 64 ? 1e-12 : 1e-6);
+    Value use2a = lt(eps, n2), use1a = lt(eps, n1);
+    Value use2b = lt(eps, nb2), use1b = lt(eps, nb1);
+    Value v1x = sel(use2a, div(a2x, n2), sel(use2b, div(b2x, nb2), c(1.0)));
+    Value v1y = sel(use2a, div(a2y, n2), sel(use2b, div(b2y, nb2), c(0.0)));
+    Value v2x = sel(use1a, div(a1x, n1), sel(use1b, div(b1x, nb1), c(0.0)));
+    Value v2y = sel(use1a, div(a1y, n1), sel(use1b, div(b1y, nb1), c(1.0)));
+    emit({l1, l2});
+    emit({v1x, v2x, v1y, v2y}); // eigenvectors as columns
+    return out;
+  }
+  // Polar: R = [[cs, -sn], [sn, cs]] with (cs, sn) ~ (a00 + a11, a10 - a01).
+  Value x = add(m[0], m[3]), y = sub(m[2], m[1]);
+  Value len = sqrtv(add(mul(x, x), mul(y, y)));
+  Value zeroLen = arith::CmpFOp::create(b, curLoc, arith::CmpFPredicate::OEQ,
+                                        len, c(0.0));
+  Value scale = div(c(1.0), len);
+  Value cs = sel(zeroLen, c(1.0), mul(x, scale));
+  Value sn = sel(zeroLen, c(0.0), mul(y, scale));
+  SmallVector<Value, 4> R{cs, neg(sn), sn, cs};
+  SmallVector<Value, 4> Rt{cs, sn, neg(sn), cs};
+  SmallVector<Value, 4> S = mat2mul(Rt, m);
+  if (which == Builtin::PolarDecompose) {
+    emit(R);
+    emit(S);
+    return out;
+  }
+  // SVD of the symmetric S by one Jacobi rotation (Taichi's svd2d).
+  Value small = lt(math::AbsFOp::create(b, curLoc, S[1]), c(1e-5));
+  Value tao = mul(c(0.5), sub(S[0], S[3]));
+  Value w = sqrtv(add(mul(tao, tao), mul(S[1], S[1])));
+  Value tt = sel(lt(c(0.0), tao), div(S[1], add(tao, w)), div(S[1], sub(tao, w)));
+  Value cj = div(c(1.0), sqrtv(add(mul(tt, tt), c(1.0))));
+  Value sj = neg(mul(tt, cj));
+  Value cc = mul(cj, cj), ss = mul(sj, sj), cs2 = mul(c(2.0), mul(cj, sj));
+  Value s1j = add(sub(mul(cc, S[0]), mul(cs2, S[1])), mul(ss, S[3]));
+  Value s2j = add(add(mul(ss, S[0]), mul(cs2, S[1])), mul(cc, S[3]));
+  Value cr = sel(small, c(1.0), cj), sr = sel(small, c(0.0), sj);
+  Value s1 = sel(small, S[0], s1j), s2 = sel(small, S[3], s2j);
+  Value swap = lt(s1, s2);
+  // V = swap ? [[-s, c], [-c, -s]] : [[c, s], [-s, c]]
+  SmallVector<Value, 4> V{sel(swap, neg(sr), cr), sel(swap, cr, sr),
+                          sel(swap, neg(cr), neg(sr)), sel(swap, neg(sr), cr)};
+  Value sig1 = sel(swap, s2, s1), sig2 = sel(swap, s1, s2);
+  SmallVector<Value, 4> U = mat2mul(R, V);
+  emit(U);
+  emit({sig1, c(0.0), c(0.0), sig2});
+  emit(V);
+  return out;
+}
 } // namespace
 
 //===----------------------------------------------------------------------===//
