@@ -6,7 +6,9 @@
 #
 #   scripts/bench.sh [--reps N] [--warmup N] [--threads N] [--compile-reps N]
 #                    [--no-taichi] [--no-build]
-# Environment: TIC_BUILD_DIR (default build), CMAKE_BUILD_PARALLEL_LEVEL.
+# Environment: TIC_BUILD_DIR (default build), CMAKE_BUILD_PARALLEL_LEVEL,
+# OMP_WAIT_POLICY (passed through: on a loaded machine `passive` keeps idle
+# OpenMP threads of both tic's runtime and the references from spinning).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,7 +21,7 @@ while [ $# -gt 0 ]; do
     --compile-reps) COMPILE_REPS=$2; shift 2 ;;
     --no-taichi) TAICHI=0; shift ;;
     --no-build) BUILD=0; shift ;;
-    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+    -h|--help) sed -n "2,12p" "$0"; exit 0 ;;
     *) echo "bench.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -42,7 +44,8 @@ LOG="$OUT/results.txt"
 echo "== machine"
 lscpu | grep -E '^(Model name|CPU\(s\)|Thread|Core|Socket|L3)' | sed 's/  */ /g'
 free -g | awk '/^Mem:/ {print "Memory: " $2 " GiB"}'
-echo "threads: $THREADS, median of $REPS runs after $WARMUP warm-up runs"
+echo "threads: $THREADS, median of $REPS runs after $WARMUP warm-up runs, OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-(unset)}"
+echo "load average before the run: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 ARGS=(--reps "$REPS" --warmup "$WARMUP" --threads "$THREADS")
 for b in bench_stream bench_stencil bench_julia bench_mpm88_8k bench_mpm88_64k; do
@@ -70,6 +73,7 @@ else
   TAICHI_NOTE="skipped (--no-taichi)"
 fi
 
+echo "load average after the runs: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "== tic compile time ($COMPILE_REPS runs each, median)"
 if [ -x "$TIC" ]; then
   for m in stream stencil julia mpm88; do
