@@ -577,6 +577,12 @@ private:
   // ---- lvalues
   bool genLValue(const tast::Expr *e, LV &lv);
   bool refineLValue(LV &lv, const tast::Expr *e);
+  /// With bounds checks: emits `tc.assert` on the indices of `lv` and
+  /// branches around the access when they are out of range. Returns the
+  /// merge block (null: no check needed); the caller performs the access at
+  /// the current insertion point and then calls endGuard.
+  Block *beginGuard(const LV &lv, ArrayRef<ST> resultTypes);
+  RV endGuard(Block *merge, const RV &results);
   RV loadLV(const LV &lv);
   void storeLV(const LV &lv, const RV &v);
   RV atomicLV(const LV &lv, tic::tc::AtomicKind kind, const RV &v,
@@ -602,6 +608,7 @@ private:
   std::vector<FnCtx> fns;
   Block *allocaBlock = nullptr; // entry of the kernel / parallel loop body
   bool inParallel = false;
+  bool guarding = false; // inside beginGuard/endGuard
   unsigned inlineDepth = 0;
   const tsema::CheckedFunction *curKernel = nullptr;
   std::set<const tsema::FieldInfo *> gradReported;
@@ -1845,7 +1852,70 @@ bool Generator::refineLValue(LV &lv, const tast::Expr *e) {
   return true;
 }
 
+Block *Generator::beginGuard(const LV &lv, ArrayRef<ST> resultTypes) {
+  if (!opts.checkBounds || guarding || lv.k == LV::Local)
+    return nullptr;
+  Value ok;
+  std::string what;
+  auto both = [&](Value c) {
+    ok = ok ? Value(arith::AndIOp::create(b, curLoc, ok, c)) : c;
+  };
+  if (lv.k == LV::Field) {
+    const tsema::FieldInfo *f = lv.field;
+    if (f->unbounded || f->axes.empty())
+      return nullptr;
+    std::string shape;
+    for (size_t k = 0; k < f->axes.size() && k < f->shape.size(); ++k) {
+      Value i = lv.idx[f->axes[k]];
+      both(arith::CmpIOp::create(b, curLoc, arith::CmpIPredicate::ult, i,
+                                 cI32(f->shape[k])));
+      shape += (k ? ", " : "") + std::to_string(f->shape[k]);
+    }
+    what = "index out of range: field '" + f->name + "' has shape [" + shape +
+           "]";
+  } else {
+    for (size_t k = 0; k < lv.ndIdx.size(); ++k) {
+      Value n = tic::tc::NDArrayDimOp::create(b, curLoc, lv.array, int64_t(k));
+      both(arith::CmpIOp::create(b, curLoc, arith::CmpIPredicate::ult,
+                                 lv.ndIdx[k], n));
+    }
+    what = "index out of range of an ndarray parameter";
+  }
+  if (!ok)
+    return nullptr;
+  tic::tc::AssertOp::create(b, curLoc, ok, what);
+  Block *access = new Block(), *merge = new Block();
+  SmallVector<Value> zeros;
+  for (ST t : resultTypes) {
+    merge->addArgument(mty(t), curLoc);
+    zeros.push_back(zero(t));
+  }
+  cf::CondBranchOp::create(b, curLoc, ok, access, ValueRange{}, merge, zeros);
+  append(access);
+  b.setInsertionPointToEnd(access);
+  guarding = true;
+  return merge;
+}
+
+RV Generator::endGuard(Block *merge, const RV &results) {
+  guarding = false;
+  br(merge, results.v);
+  append(merge);
+  b.setInsertionPointToEnd(merge);
+  RV r;
+  for (size_t i = 0; i < results.size(); ++i)
+    r.push(merge->getArgument(i), results.ts[i]);
+  return r;
+}
+
 RV Generator::loadLV(const LV &lv) {
+  if (opts.checkBounds && !guarding && lv.k != LV::Local) {
+    std::vector<ST> rts;
+    for (unsigned s : lv.alts[0])
+      rts.push_back(lv.slotTypes[s]);
+    if (Block *merge = beginGuard(lv, rts))
+      return endGuard(merge, loadLV(lv));
+  }
   // Load every slot any alternative uses, then select.
   std::map<unsigned, Value> loaded;
   auto slot = [&](unsigned s) -> Value {
@@ -1885,6 +1955,12 @@ RV Generator::loadLV(const LV &lv) {
 }
 
 void Generator::storeLV(const LV &lv, const RV &v) {
+  if (opts.checkBounds && !guarding && lv.k != LV::Local)
+    if (Block *merge = beginGuard(lv, {})) {
+      storeLV(lv, v);
+      endGuard(merge, RV());
+      return;
+    }
   auto storeSlot = [&](unsigned s, Value x) {
     switch (lv.k) {
     case LV::Local:
@@ -1943,6 +2019,13 @@ void Generator::storeLV(const LV &lv, const RV &v) {
 RV Generator::atomicLV(const LV &lv, tic::tc::AtomicKind kind, const RV &v,
                        SourceRange r, bool reduction) {
   using AK = tic::tc::AtomicKind;
+  if (opts.checkBounds && !guarding && lv.k != LV::Local && lv.alts.size() == 1) {
+    std::vector<ST> rts;
+    for (unsigned s : lv.alts[0])
+      rts.push_back(lv.slotTypes[s]);
+    if (Block *merge = beginGuard(lv, rts))
+      return endGuard(merge, atomicLV(lv, kind, v, r, reduction));
+  }
   RV old;
   if (lv.alts.size() != 1) {
     unsupported(r, "an atomic update of a component chosen at run time");

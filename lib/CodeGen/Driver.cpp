@@ -117,6 +117,7 @@ bool tic::codegen::runBackend(const sema::CheckedModule &checked,
   DiagBridge bridge(ctx, diags);
   CodeGenOptions cg;
   cg.debug = options.debug;
+  cg.checkBounds = options.checkBounds || options.debug;
   cg.fileName = options.inputName;
   OwningOpRef<ModuleOp> module = generateMLIR(checked, ctx, diags, cg);
   if (!module || diags.hasErrors())

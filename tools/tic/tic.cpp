@@ -164,6 +164,7 @@ int runCodeGen(const Options &opts, const sema::CheckedModule &checked,
   bo.optLevel = unsigned(std::stoi(opts.optLevel));
   bo.cpu = opts.cpu;
   bo.debug = opts.debug;
+  bo.checkBounds = opts.checkBounds;
   bo.inputName = opts.input == "-" ? "<stdin>" : opts.input;
   codegen::BackendOutputs out;
   if (!codegen::runBackend(checked, diags, bo, out) || diags.hasErrors())

@@ -39,6 +39,9 @@ namespace codegen {
 struct CodeGenOptions {
   /// -g: emit tc.assert for `assert` statements.
   bool debug = false;
+  /// -g / --check-bounds: check field and ndarray indices (tc.assert with
+  /// the field's shape; an out-of-range access is skipped, a load gives 0).
+  bool checkBounds = false;
   /// File name used in MLIR locations (FileLineColLoc); empty: "<input>".
   std::string fileName;
 };

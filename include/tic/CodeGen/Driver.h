@@ -36,6 +36,8 @@ struct BackendOptions {
   /// CPU name: "" (portable default, x86-64-v2), "native", "x86-64-v3", ...
   std::string cpu;
   bool debug = false;
+  /// Field/ndarray index checks (-g or --check-bounds).
+  bool checkBounds = false;
   /// The input's name as given on the command line (locations, banner).
   std::string inputName;
 };
