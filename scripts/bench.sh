@@ -130,7 +130,7 @@ for (b, v), r in res.items():
 for x in bad:
     print(f"| {x} | | | | | | | |")
 print()
-print("Bandwidth (GB/s counts bytes the kernel must move: copy 8, saxpy 12, stencil 8 per element):")
+print("Bandwidth (GB/s of memory traffic with write-allocate stores: 12 bytes per element for copy, saxpy and stencil):")
 print()
 print("| kernel | tic GB/s | C++ GB/s | tic / copy bandwidth | C++ / copy bandwidth |")
 print("| --- | ---: | ---: | ---: | ---: |")
