@@ -15,6 +15,10 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/TargetParser/Triple.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <sstream>
@@ -151,6 +155,23 @@ bool tic::codegen::runBackend(const sema::CheckedModule &checked,
   CPUTargetOptions target;
   if (!options.cpu.empty())
     target.cpu = options.cpu;
+  if (target.cpu != "native") {
+    // Reject unknown CPU names here: LLVM would only warn, then abort.
+    llvm::InitializeNativeTarget();
+    llvm::Triple triple(target.triple.empty() ? "x86_64-unknown-linux-gnu"
+                                              : target.triple);
+    std::string err;
+    const llvm::Target *t = llvm::TargetRegistry::lookupTarget(triple, err);
+    std::unique_ptr<llvm::MCSubtargetInfo> sti(
+        t ? t->createMCSubtargetInfo(triple, "", "") : nullptr);
+    if (sti && !sti->isCPUStringValid(target.cpu)) {
+      diags.error(SourceRange(), "unknown CPU '" + target.cpu +
+                                     "' for --cpu (try x86-64, x86-64-v2, "
+                                     "x86-64-v3, x86-64-v4, skylake, "
+                                     "znver3, ... or native)");
+      return false;
+    }
+  }
   target.optLevel = options.optLevel;
   EmitKind kind = emit == "llvm"  ? EmitKind::LLVMIR
                   : emit == "asm" ? EmitKind::Assembly
