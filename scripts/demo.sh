@@ -16,6 +16,7 @@ cmake --build "$BUILD_DIR" -j "$(nproc)" --target tic
 # splashing block of fluid written as PNG images.
 cmake --build "$BUILD_DIR" -j "$(nproc)" --target mpm88
 FRAMES_DIR="$BUILD_DIR/examples/frames"
-echo "== running examples/mpm88 (50 frames x 50 substeps)"
-"$BUILD_DIR/examples/mpm88" --frames "${TIC_DEMO_FRAMES:-50}" --out "$FRAMES_DIR"
+FRAMES=${TIC_DEMO_FRAMES:-50}
+echo "== running examples/mpm88 ($FRAMES frames x 50 substeps)"
+"$BUILD_DIR/examples/mpm88" --frames "$FRAMES" --out "$FRAMES_DIR"
 echo "== frames written to $(cd "$FRAMES_DIR" && pwd)/mpm88_XXXX.png"
