@@ -59,11 +59,6 @@ struct Options {
 const char *const kEmitKinds[] = {"ast",  "sema", "mlir", "mlir-lowered", "llvm",
                                   "asm",  "obj",  "ptx",          "header"};
 
-/// Emission stages the compiler implements so far.
-bool emitImplemented(const std::string &kind) {
-  return kind == "ast" || kind == "sema";
-}
-
 /// Writes `data` to `path` atomically: temporary file + rename. "-" is stdout.
 bool writeOutput(const std::string &path, const std::string &data,
                  std::string &error) {
