@@ -2,6 +2,7 @@
 
 #include "tic/Frontend/AST.h"
 
+#include <cstdio>
 #include <sstream>
 
 using namespace tic;
@@ -96,7 +97,16 @@ std::string quoted(const std::string &s) {
     case '\t': r += "\\t"; break;
     case '"': r += "\\\""; break;
     case '\\': r += "\\\\"; break;
-    default: r += c;
+    case '\r': r += "\\r"; break;
+    case '\0': r += "\\0"; break;
+    default:
+      if ((unsigned char)c < 0x20 || c == 0x7f) {
+        char buf[8];
+        snprintf(buf, sizeof buf, "\\x%02x", (unsigned char)c);
+        r += buf;
+      } else {
+        r += c;
+      }
     }
   }
   return r + "\"";
@@ -152,13 +162,73 @@ public:
   }
 
   /// A one-line rendering used inside types and for short operands.
+  /// A source-like, fully parenthesised rendering of a (small) expression,
+  /// used inside types: `vec<f32, (n + 1)>`, `quant.int(bits: 5)`.
   std::string exprStr(const Expr &e) {
-    std::ostringstream tmp;
-    Dumper d(tmp);
-    d.expr(e);
-    std::string s = tmp.str();
-    // Keep the first line only (type arguments are small).
-    return s.substr(0, s.find('\n'));
+    switch (e.kind) {
+    case Expr::IntLit:
+      return cast<IntLitExpr>(&e)->spelling;
+    case Expr::FloatLit:
+      return cast<FloatLitExpr>(&e)->spelling;
+    case Expr::BoolLit:
+      return cast<BoolLitExpr>(&e)->value ? "true" : "false";
+    case Expr::StringLit:
+      return quoted(cast<StringLitExpr>(&e)->value);
+    case Expr::Name:
+      return cast<NameExpr>(&e)->name;
+    case Expr::Member: {
+      auto *m = cast<MemberExpr>(&e);
+      return exprStr(*m->base) + "." + m->member;
+    }
+    case Expr::Unary: {
+      auto *u = cast<UnaryExpr>(&e);
+      std::string op = spelling(u->op);
+      return "(" + op + (u->op == UnaryOp::Not ? " " : "") +
+             exprStr(*u->operand) + ")";
+    }
+    case Expr::Binary: {
+      auto *b = cast<BinaryExpr>(&e);
+      return "(" + exprStr(*b->lhs) + " " + spelling(b->op) + " " +
+             exprStr(*b->rhs) + ")";
+    }
+    case Expr::Compare: {
+      auto *c = cast<CompareExpr>(&e);
+      std::string r = "(" + exprStr(*c->operands[0]);
+      for (size_t i = 0; i < c->ops.size(); ++i)
+        r += std::string(" ") + spelling(c->ops[i]) + " " +
+             exprStr(*c->operands[i + 1]);
+      return r + ")";
+    }
+    case Expr::Ternary: {
+      auto *t = cast<TernaryExpr>(&e);
+      return "(" + exprStr(*t->trueValue) + " if " + exprStr(*t->cond) +
+             " else " + exprStr(*t->falseValue) + ")";
+    }
+    case Expr::Static:
+      return "static(" + exprStr(*cast<StaticExpr>(&e)->operand) + ")";
+    case Expr::Cast: {
+      auto *c = cast<CastExpr>(&e);
+      return "cast<" + typeStr(c->target.get()) + ">(" + exprStr(*c->operand) +
+             ")";
+    }
+    case Expr::List: {
+      std::string r = "[";
+      auto &els = cast<ListExpr>(&e)->elements;
+      for (size_t i = 0; i < els.size(); ++i)
+        r += (i ? ", " : "") + exprStr(*els[i]);
+      return r + "]";
+    }
+    case Expr::Call:
+    case Expr::Index:
+    case Expr::StructLit: {
+      // Rare inside types: keep it readable without recursing on arguments.
+      std::string head = e.kind == Expr::Call    ? "call"
+                         : e.kind == Expr::Index ? "index"
+                                                 : "struct";
+      return head + "(...)";
+    }
+    }
+    return "?";
   }
 
   void args(const std::vector<Argument> &as) {
