@@ -2765,6 +2765,13 @@ static bool isElementwiseMath(Builtin bi) {
   }
 }
 
+// The receiver of a linear-algebra method call (`v.norm()`), else null.
+static const tast::Expr *methodReceiver(const tast::CallExpr &e) {
+  if (auto *m = dyn_cast_or_null<tast::MemberExpr>(e.callee.get()))
+    return m->base.get();
+  return nullptr;
+}
+
 RV Generator::genBuiltin(const tast::CallExpr &e) {
   Builtin bi = e.builtin;
   auto arg = [&](size_t i) -> const tast::Expr * {
@@ -2933,6 +2940,10 @@ RV Generator::genBuiltin(const tast::CallExpr &e) {
   case Builtin::Transpose: case Builtin::Determinant: case Builtin::Inverse:
   case Builtin::Trace: {
     SmallVector<RV> args;
+    // A method call (v.norm(), m.inverse(), u.dot(v)) passes its receiver
+    // first; Sema keeps it in the callee, not in e.args.
+    if (const tast::Expr *recv = methodReceiver(e))
+      args.push_back(gen(recv));
     for (auto &a : e.args)
       args.push_back(gen(a.value.get()));
     return genLinalg(e, args);
@@ -3111,7 +3122,10 @@ RV Generator::genLinalg(const tast::CallExpr &e, ArrayRef<RV> argsIn) {
     }
     return acc ? acc : zero(t);
   };
-  Shape s0 = shapeOf(e.args[0].value->type);
+  const tast::Expr *first = methodReceiver(e);
+  if (!first && !e.args.empty())
+    first = e.args[0].value.get();
+  Shape s0 = shapeOf(first ? first->type : nullptr);
   RV out;
   // Determinant by cofactor expansion along the first row (n <= 4).
   std::function<Value(const std::vector<Value> &, unsigned)> det =
