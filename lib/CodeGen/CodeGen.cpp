@@ -1868,15 +1868,12 @@ Block *Generator::beginGuard(const LV &lv, ArrayRef<ST> resultTypes) {
     const tsema::FieldInfo *f = lv.field;
     if (f->unbounded || f->axes.empty())
       return nullptr;
-    std::string shape;
     for (size_t k = 0; k < f->axes.size() && k < f->shape.size(); ++k) {
-      Value i = lv.idx[f->axes[k]];
-      both(arith::CmpIOp::create(b, curLoc, arith::CmpIPredicate::ult, i,
-                                 cI32(f->shape[k])));
-      shape += (k ? ", " : "") + std::to_string(f->shape[k]);
+      Value i = lv.idx[f->axes[k]], ext = cI32(f->shape[k]);
+      // Reported as TC_ERR_OUT_OF_BOUNDS with field, axis, index and extent.
+      tic::tc::BoundsCheckOp::create(b, curLoc, i, ext, f->name, int32_t(k));
+      both(arith::CmpIOp::create(b, curLoc, arith::CmpIPredicate::ult, i, ext));
     }
-    what = "index out of range: field '" + f->name + "' has shape [" + shape +
-           "]";
   } else {
     for (size_t k = 0; k < lv.ndIdx.size(); ++k) {
       Value n = tic::tc::NDArrayDimOp::create(b, curLoc, lv.array, int64_t(k));
@@ -1887,7 +1884,8 @@ Block *Generator::beginGuard(const LV &lv, ArrayRef<ST> resultTypes) {
   }
   if (!ok)
     return nullptr;
-  tic::tc::AssertOp::create(b, curLoc, ok, what);
+  if (lv.k != LV::Field)
+    tic::tc::AssertOp::create(b, curLoc, ok, what);
   Block *access = new Block(), *merge = new Block();
   SmallVector<Value> zeros;
   for (ST t : resultTypes) {

@@ -35,6 +35,9 @@ snode.tree @second {
 // CHECK:       llvm.call @tic_rt_print(%[[CTX]], %{{.*}}, %[[D]]) vararg(!llvm.func<void (ptr, ptr, ...)>)
 // CHECK:       scf.if
 // CHECK:         llvm.call @tic_rt_report_assert(%[[CTX]],
+// CHECK:       %[[BAD:.*]] = arith.cmpi uge, %{{.*}}, %{{.*}} : i32
+// CHECK:       scf.if %[[BAD]]
+// CHECK:         llvm.call @tic_rt_report_out_of_bounds(%[[CTX]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr, i32, i64, i64, !llvm.ptr) -> i32
 // CHECK:       return %{{.*}} : f32
 
 // Outlined body: (closure, begin, end, thread_id), captured values reloaded.
@@ -58,6 +61,7 @@ snode.tree @second {
 // CHECK-DAG:   llvm.func @tic_rt_rand_f32(!llvm.ptr, i32) -> f32
 // CHECK-DAG:   llvm.func @tic_rt_print(!llvm.ptr, !llvm.ptr, ...)
 // CHECK-DAG:   llvm.func @tic_rt_report_assert(!llvm.ptr, !llvm.ptr, !llvm.ptr) -> i32
+// CHECK-DAG:   llvm.func @tic_rt_report_out_of_bounds(!llvm.ptr, !llvm.ptr, i32, i64, i64, !llvm.ptr) -> i32
 // CHECK-NOT:   tc.
 tc.kernel @k(%arr: !tc.ndarray<f32, 2>, %s: f32) -> f32 {
   %c0 = arith.constant 0 : i32
@@ -83,5 +87,6 @@ tc.kernel @k(%arr: !tc.ndarray<f32, 2>, %s: f32) -> f32 {
   tc.print "r = %f", %r : f32
   %ok = arith.cmpf olt, %r, %s : f32
   tc.assert %ok, "r < s"
+  tc.bounds_check %flag, %c8, "flag", 0
   tc.return %r : f32
 }

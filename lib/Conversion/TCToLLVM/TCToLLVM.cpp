@@ -434,7 +434,8 @@ void Lowering::hoistAllocas(Region &body) {
 LogicalResult Lowering::lowerContextOps(Operation *fn, FnContext fc) {
   SmallVector<Operation *> ops;
   fn->walk([&](Operation *op) {
-    if (isa<tc::RandomOp, tc::PrintOp, tc::AssertOp, snode::RootPtrOp>(op))
+    if (isa<tc::RandomOp, tc::PrintOp, tc::AssertOp, tc::BoundsCheckOp,
+            snode::RootPtrOp>(op))
       ops.push_back(op);
   });
   Type i32 = IntegerType::get(ctx, 32), i64 = IntegerType::get(ctx, 64);
@@ -478,6 +479,26 @@ LogicalResult Lowering::lowerContextOps(Operation *fn, FnContext fc) {
         where = LLVM::ZeroOp::create(tb, loc, ptrTy);
       auto f = runtimeFunc("tic_rt_report_assert", i32, {ptrTy, ptrTy, ptrTy});
       LLVM::CallOp::create(tb, loc, f, ValueRange{fc.ctx, msg, where});
+    } else if (auto bc = dyn_cast<tc::BoundsCheckOp>(op)) {
+      Value bad = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                        bc.getIndex(), bc.getExtent());
+      auto ifOp = scf::IfOp::create(b, loc, bad, /*withElse=*/false);
+      OpBuilder tb = ifOp.getThenBodyBuilder();
+      Value field = globalString(tb, loc, bc.getField());
+      Value where;
+      if (auto fl = dyn_cast<FileLineColLoc>(loc))
+        where = globalString(tb, loc, (fl.getFilename().getValue() + ":" +
+                                       Twine(fl.getLine()) + ":" + Twine(fl.getColumn()))
+                                          .str());
+      else
+        where = LLVM::ZeroOp::create(tb, loc, ptrTy);
+      Value axis = arith::ConstantIntOp::create(tb, loc, i32, bc.getAxis());
+      Value index = arith::ExtSIOp::create(tb, loc, i64, bc.getIndex());
+      Value extent = arith::ExtSIOp::create(tb, loc, i64, bc.getExtent());
+      auto f = runtimeFunc("tic_rt_report_out_of_bounds", i32,
+                           {ptrTy, ptrTy, i32, i64, i64, ptrTy});
+      LLVM::CallOp::create(tb, loc, f,
+                           ValueRange{fc.ctx, field, axis, index, extent, where});
     } else if (auto rp = dyn_cast<snode::RootPtrOp>(op)) {
       const snode::TreeLayout *tl = layout.lookupTree(rp.getTree());
       if (!tl) return rp.emitOpError("unknown tree");

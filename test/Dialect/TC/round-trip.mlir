@@ -104,6 +104,9 @@ tc.kernel @services(%x: f32, %i: i32) {
   %c = arith.cmpf olt, %r, %x : f32
   // CHECK: tc.assert %{{.*}}, "r < x"
   tc.assert %c, "r < x"
+  %n = arith.constant 8 : i32
+  // CHECK: tc.bounds_check %{{.*}}, %{{.*}}, "x", 1
+  tc.bounds_check %i, %n, "x", 1
   // Locals as the frontend emits them.
   %s = memref.alloca() : memref<f32>
   memref.store %x, %s[] : memref<f32>

@@ -242,4 +242,16 @@ def TC_AssertOp : TC_Op<"assert"> {
   let assemblyFormat = "$cond `,` $message attr-dict";
 }
 
+def TC_BoundsCheckOp : TC_Op<"bounds_check"> {
+  let summary = "reports an out-of-bounds field index when !(%index <u %extent)";
+  let description = [{
+    Emitted for field accesses with `--check-bounds` / `-g`: when `%index` is
+    not below `%extent` (unsigned, so negative indices fail too) the kernel
+    reports TC_ERR_OUT_OF_BOUNDS with the field's name, the axis, the index,
+    the extent and the op's source location (`tic_rt_report_out_of_bounds`).
+  }];
+  let arguments = (ins I32:$index, I32:$extent, StrAttr:$field, I32Attr:$axis);
+  let assemblyFormat = "$index `,` $extent `,` $field `,` $axis attr-dict";
+}
+
 #endif // TIC_DIALECT_TC_TD
