@@ -17,6 +17,9 @@ using namespace tic::rt;
 
 namespace {
 
+/// Mapped root buffers of at least this many bytes ask for huge pages.
+constexpr uint64_t kHugePageThreshold = uint64_t(8) << 20;
+
 /// Root buffers of at least this many bytes come from mmap: they are zeroed
 /// by the kernel and their untouched pages are never committed.
 constexpr uint64_t kMmapThreshold = uint64_t(1) << 20;
@@ -61,6 +64,12 @@ tc_status allocateRoot(tic_rt_context *ctx, uint64_t size, uint64_t align) {
       return tic_rt_fail(nullptr, TC_ERR_OUT_OF_MEMORY,
                          "cannot map a root buffer of %llu bytes",
                          (unsigned long long)size);
+#ifdef MADV_HUGEPAGE
+    // Large fields are streamed through: transparent huge pages cut the TLB
+    // misses of such sweeps (a hint; the kernel may ignore it).
+    if (bytes >= kHugePageThreshold)
+      (void)madvise(p, bytes, MADV_HUGEPAGE);
+#endif
     ctx->root = p;
     ctx->rootAllocBytes = bytes;
     ctx->rootMapped = true;
