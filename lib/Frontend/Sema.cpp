@@ -13,6 +13,8 @@ using namespace tic;
 using namespace tic::sema;
 using namespace tic::ast;
 
+static bool alwaysReturns(const Stmt &s);
+
 std::string sema::typeName(const Type *t) { return t ? t->str() : "<error>"; }
 
 std::string sema::axisName(Axis a) {
@@ -1157,6 +1159,16 @@ CheckedFunction *Sema::instantiate(const FunctionDecl &d, std::vector<TemplateAr
     f->body = std::make_unique<BlockStmt>(blk->range);
     // bit_vectorize(N) must be a kernel's first statement.
     checkBlockInto(*blk, f->body->body, false);
+    if (!f->returnType->isVoid() && !alwaysReturns(*f->body)) {
+      error(d.name.range, std::string(isKernel ? "kernel" : "func") + " '" +
+                              d.name.name + "' must return a value of type '" +
+                              typeName(f->returnType) + "' on every path");
+      SourceRange end(blk->range.end);
+      if (end.begin.col > 1)
+        --end.begin.col; // the closing brace
+      note(end, "control can reach the end of the body here");
+      ok = false;
+    }
   }
   popScope();
   instStack.pop_back();
@@ -1173,6 +1185,27 @@ CheckedFunction *Sema::instantiate(const FunctionDecl &d, std::vector<TemplateAr
     mod->funcs.push_back(std::move(fn));
   }
   return f;
+}
+
+/// True when every path through `s` ends in a `return` (loops are assumed to
+/// be left; `if` needs both branches to return).
+static bool alwaysReturns(const Stmt &s) {
+  switch (s.kind) {
+  case Stmt::Return:
+    return true;
+  case Stmt::Block:
+    for (const StmtPtr &x : cast<BlockStmt>(&s)->body)
+      if (alwaysReturns(*x))
+        return true;
+    return false;
+  case Stmt::If: {
+    auto *i = cast<IfStmt>(&s);
+    return i->elseBody && alwaysReturns(*i->thenBody) &&
+           alwaysReturns(*i->elseBody);
+  }
+  default:
+    return false;
+  }
 }
 
 //===----------------------------------------------------------------------===//
