@@ -48,7 +48,7 @@ echo "threads: $THREADS, median of $REPS runs after $WARMUP warm-up runs, OMP_WA
 echo "load average before the run: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 ARGS=(--reps "$REPS" --warmup "$WARMUP" --threads "$THREADS")
-for b in bench_stream bench_stencil bench_julia bench_mpm88_8k bench_mpm88_64k; do
+for b in bench_stream bench_reduce bench_stencil bench_julia bench_mpm88_8k bench_mpm88_64k; do
   echo "== $b"
   if [ ! -x "$BENCH_BIN/$b" ]; then
     echo "   (not built)"; echo "MISSING $b" >> "$LOG"; continue
@@ -131,7 +131,7 @@ for (b, v), r in res.items():
 for x in bad:
     print(f"| {x} | | | | | | | |")
 print()
-print("Bandwidth (GB/s of memory traffic with write-allocate stores: 12 bytes per element for copy, saxpy and stencil):")
+print("Bandwidth (GB/s of memory traffic with write-allocate stores: 12 bytes per element for copy, saxpy and stencil, 4 for sum):")
 print()
 print("| kernel | tic GB/s | C++ GB/s | tic / copy bandwidth | C++ / copy bandwidth |")
 print("| --- | ---: | ---: | ---: | ---: |")

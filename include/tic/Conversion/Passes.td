@@ -15,10 +15,24 @@ def ConvertTCToLLVM : Pass<"convert-tc-to-llvm", "::mlir::ModuleOp"> {
     stack closure plus a call to tic_rt_parallel_for. tc.random, tc.print,
     tc.assert, tc.ndarray_* and snode.root_ptr become LLVM code and runtime
     calls.
+
+    Reductions are privatized per chunk: a value captured by a
+    tc.parallel_for whose only uses in the loop are `memref.atomic_rmw` ops
+    of one kind (addf/addi, minimumf/mins/minu, maximumf/maxs/maxu,
+    andi/ori) with unused results is accumulated in a private local of the
+    outlined function (initialized with the kind's identity) and combined
+    into the shared accumulator by ONE atomic RMW when the chunk ends.
   }];
+  let options = [
+    Option<"privatizeReductions", "privatize-reductions", "bool",
+           /*default=*/"true",
+           "Accumulate kernel-scope reductions in a per-chunk private "
+           "local and perform one atomic RMW per chunk">
+  ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::func::FuncDialect",
                            "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
                            "::mlir::cf::ControlFlowDialect",
                            "::mlir::scf::SCFDialect"];
 }

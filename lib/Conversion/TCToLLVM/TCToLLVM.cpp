@@ -7,6 +7,9 @@
 //    over the linearized index range (innermost dimension: a plain counted
 //    loop) + a stack closure + tic_rt_parallel_for (or a direct call when
 //    `serialize` is set);
+//  * reductions privatized per chunk (privatizeReductions below): a captured
+//    accumulator updated only by memref.atomic_rmw of one kind accumulates
+//    in a local of @k__parN and is combined by one atomic RMW per chunk;
 //  * tc.random / tc.print / tc.assert / tc.ndarray_* / snode.root_ptr ->
 //    LLVM code and runtime calls.
 //
@@ -51,8 +54,9 @@ struct FnContext {
 
 class Lowering {
 public:
-  Lowering(ModuleOp module, snode::SNodeLayout &layout)
-      : module(module), layout(layout), ctx(module.getContext()),
+  Lowering(ModuleOp module, snode::SNodeLayout &layout, bool privatize)
+      : module(module), layout(layout), privatize(privatize),
+        ctx(module.getContext()),
         ptrTy(LLVM::LLVMPointerType::get(ctx)), converter(ctx) {
     converter.addConversion(
         [&](snode::PtrType) -> Type { return LLVM::LLVMPointerType::get(ctx); });
@@ -82,6 +86,7 @@ private:
 
   ModuleOp module;
   snode::SNodeLayout &layout;
+  bool privatize;
   MLIRContext *ctx;
   Type ptrTy;
   LLVMTypeConverter converter;
@@ -226,6 +231,93 @@ LogicalResult Lowering::lowerNDArrayOps(func::FuncOp fn,
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// Per-chunk privatization of reductions
+//
+// CodeGen lowers a kernel-scope `var` updated with `+= -= min= max=` inside a
+// parallel loop to `memref.atomic_rmw` on the var's rank-0 stack slot, which
+// the loop captures. Chunks ([begin, end) of @k__parN) only exist here, so
+// this is where the privatization happens: when every use of the captured
+// memref inside the loop is a `memref.atomic_rmw` of one kind whose result
+// is unused, the outlined function gets a private slot initialized with the
+// kind's identity, the updates become plain load/op/store on it (promoted
+// to registers by LLVM), and the chunk's exit performs ONE atomic RMW of
+// the same kind into the shared slot.
+//===----------------------------------------------------------------------===//
+
+/// The identity of `kind` on `t`, or null when `kind` is not privatized.
+/// Floats: -0.0 for addf (x + -0.0 == x for every x, signed zeros and NaN
+/// included; +0.0 would turn a -0.0 sum into +0.0), +inf for minimumf and
+/// -inf for maximumf (minimum(+inf, x) == x for every x, NaN propagates).
+static TypedAttr reductionIdentity(arith::AtomicRMWKind kind, Type t) {
+  if (auto ft = dyn_cast<FloatType>(t)) {
+    const llvm::fltSemantics &sem = ft.getFloatSemantics();
+    switch (kind) {
+    case arith::AtomicRMWKind::addf:
+      return FloatAttr::get(t, APFloat::getZero(sem, /*Negative=*/true));
+    case arith::AtomicRMWKind::minimumf:
+      return FloatAttr::get(t, APFloat::getInf(sem, /*Negative=*/false));
+    case arith::AtomicRMWKind::maximumf:
+      return FloatAttr::get(t, APFloat::getInf(sem, /*Negative=*/true));
+    default: return {};
+    }
+  }
+  auto it = dyn_cast<IntegerType>(t);
+  if (!it) return {};
+  unsigned w = it.getWidth();
+  switch (kind) {
+  case arith::AtomicRMWKind::addi:
+  case arith::AtomicRMWKind::maxu:
+  case arith::AtomicRMWKind::ori: return IntegerAttr::get(t, APInt::getZero(w));
+  case arith::AtomicRMWKind::mins: return IntegerAttr::get(t, APInt::getSignedMaxValue(w));
+  case arith::AtomicRMWKind::maxs: return IntegerAttr::get(t, APInt::getSignedMinValue(w));
+  case arith::AtomicRMWKind::minu:
+  case arith::AtomicRMWKind::andi: return IntegerAttr::get(t, APInt::getAllOnes(w));
+  default: return {};
+  }
+}
+
+/// `acc OP v` for a privatizable kind.
+static Value combine(OpBuilder &b, Location loc, arith::AtomicRMWKind kind,
+                     Value acc, Value v) {
+  switch (kind) {
+  case arith::AtomicRMWKind::addf: return arith::AddFOp::create(b, loc, acc, v);
+  case arith::AtomicRMWKind::addi: return arith::AddIOp::create(b, loc, acc, v);
+  case arith::AtomicRMWKind::minimumf: return arith::MinimumFOp::create(b, loc, acc, v);
+  case arith::AtomicRMWKind::maximumf: return arith::MaximumFOp::create(b, loc, acc, v);
+  case arith::AtomicRMWKind::mins: return arith::MinSIOp::create(b, loc, acc, v);
+  case arith::AtomicRMWKind::maxs: return arith::MaxSIOp::create(b, loc, acc, v);
+  case arith::AtomicRMWKind::minu: return arith::MinUIOp::create(b, loc, acc, v);
+  case arith::AtomicRMWKind::maxu: return arith::MaxUIOp::create(b, loc, acc, v);
+  case arith::AtomicRMWKind::andi: return arith::AndIOp::create(b, loc, acc, v);
+  case arith::AtomicRMWKind::ori: return arith::OrIOp::create(b, loc, acc, v);
+  default: llvm_unreachable("not a privatizable reduction kind");
+  }
+}
+
+/// The reduction kind when `v` (captured by `pf`) can be privatized: rank 0,
+/// used inside the loop only as the memref of `memref.atomic_rmw` ops of one
+/// privatizable kind whose results are unused. Any other use (load, store,
+/// a used result, mixed kinds) keeps the atomics.
+static std::optional<arith::AtomicRMWKind> privatizableKind(Value v,
+                                                            tc::ParallelForOp pf) {
+  auto mt = dyn_cast<MemRefType>(v.getType());
+  if (!mt || mt.getRank() != 0) return std::nullopt;
+  std::optional<arith::AtomicRMWKind> kind;
+  for (OpOperand &use : v.getUses()) {
+    Operation *user = use.getOwner();
+    if (!pf->isProperAncestor(user)) continue;
+    auto rmw = dyn_cast<memref::AtomicRMWOp>(user);
+    if (!rmw || use.get() != rmw.getMemref() ||
+        !rmw.getResult().use_empty())
+      return std::nullopt;
+    if (kind && *kind != rmw.getKind()) return std::nullopt;
+    kind = rmw.getKind();
+  }
+  if (!kind || !reductionIdentity(*kind, mt.getElementType())) return std::nullopt;
+  return kind;
+}
+
 LogicalResult Lowering::outline(tc::ParallelForOp pf, func::FuncOp kernelFn,
                                 Value kctx, unsigned index) {
   Location loc = pf.getLoc();
@@ -254,6 +346,12 @@ LogicalResult Lowering::outline(tc::ParallelForOp pf, func::FuncOp kernelFn,
     fieldTypes.push_back(t);
   }
   auto closureTy = LLVM::LLVMStructType::getLiteral(ctx, fieldTypes);
+
+  // Captured accumulators that are privatized (index into `captures`).
+  SmallVector<std::pair<unsigned, arith::AtomicRMWKind>> reductions;
+  if (privatize)
+    for (auto [i, v] : llvm::enumerate(captures))
+      if (auto kind = privatizableKind(v, pf)) reductions.push_back({unsigned(i), *kind});
 
   // --- the body function -------------------------------------------------
   std::string name = (kernelFn.getSymName() + "__par" + Twine(index)).str();
@@ -379,6 +477,32 @@ LogicalResult Lowering::outline(tc::ParallelForOp pf, func::FuncOp kernelFn,
   }
   // Move the exit block to the end.
   exit->moveBefore(&fr, fr.end());
+
+  // Privatized reductions: identity-initialized local in the entry block,
+  // plain updates in the body, one atomic RMW in the exit block.
+  for (auto [ci, kind] : reductions) {
+    Value shared = map.lookup(captures[ci]);
+    auto mt = cast<MemRefType>(shared.getType());
+    OpBuilder eb(entry->getTerminator());
+    Value priv = memref::AllocaOp::create(eb, loc, mt);
+    Value init = arith::ConstantOp::create(
+        eb, loc, reductionIdentity(kind, mt.getElementType()));
+    memref::StoreOp::create(eb, loc, init, priv);
+    SmallVector<memref::AtomicRMWOp> updates;
+    for (Operation *user : shared.getUsers())
+      if (auto rmw = dyn_cast<memref::AtomicRMWOp>(user)) updates.push_back(rmw);
+    for (memref::AtomicRMWOp rmw : updates) {
+      OpBuilder ub(rmw);
+      Value acc = memref::LoadOp::create(ub, rmw.getLoc(), priv);
+      memref::StoreOp::create(ub, rmw.getLoc(),
+                              combine(ub, rmw.getLoc(), kind, acc, rmw.getValue()),
+                              priv);
+      rmw.erase();
+    }
+    OpBuilder xb(exit->getTerminator());
+    Value part = memref::LoadOp::create(xb, loc, priv);
+    memref::AtomicRMWOp::create(xb, loc, kind, part, shared, ValueRange{});
+  }
   functions.push_back({body, FnContext{bctx, tid}});
   lastOutlined = body;
 
@@ -564,10 +688,11 @@ LogicalResult Lowering::run() {
 
 struct ConvertTCToLLVMPass
     : tic::impl::ConvertTCToLLVMBase<ConvertTCToLLVMPass> {
+  using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     snode::SNodeLayout layout(module);
-    Lowering lowering(module, layout);
+    Lowering lowering(module, layout, privatizeReductions);
     if (failed(lowering.run())) signalPassFailure();
   }
 };
