@@ -822,3 +822,98 @@ StmtPtr ast::clone(const Stmt &s) {
   }
   return nullptr;
 }
+
+//===----------------------------------------------------------------------===//
+// Tree walkers
+//===----------------------------------------------------------------------===//
+
+void ast::forEachExpr(const Expr *e,
+                      const std::function<void(const Expr *)> &fn) {
+  if (!e)
+    return;
+  fn(e);
+  using K = Expr::Kind;
+  switch (e->kind) {
+  case K::Call: {
+    auto *c = static_cast<const CallExpr *>(e);
+    forEachExpr(c->callee.get(), fn);
+    for (auto &a : c->args)
+      forEachExpr(a.value.get(), fn);
+    break;
+  }
+  case K::Index: {
+    auto *x = static_cast<const IndexExpr *>(e);
+    forEachExpr(x->base.get(), fn);
+    for (auto &i : x->indices)
+      forEachExpr(i.get(), fn);
+    break;
+  }
+  case K::Member:
+    forEachExpr(static_cast<const MemberExpr *>(e)->base.get(), fn);
+    break;
+  case K::Unary:
+    forEachExpr(static_cast<const UnaryExpr *>(e)->operand.get(), fn);
+    break;
+  case K::Binary: {
+    auto *x = static_cast<const BinaryExpr *>(e);
+    forEachExpr(x->lhs.get(), fn);
+    forEachExpr(x->rhs.get(), fn);
+    break;
+  }
+  case K::Compare:
+    for (auto &o : static_cast<const CompareExpr *>(e)->operands)
+      forEachExpr(o.get(), fn);
+    break;
+  case K::Ternary: {
+    auto *x = static_cast<const TernaryExpr *>(e);
+    forEachExpr(x->cond.get(), fn);
+    forEachExpr(x->trueValue.get(), fn);
+    forEachExpr(x->falseValue.get(), fn);
+    break;
+  }
+  case K::Static:
+    forEachExpr(static_cast<const StaticExpr *>(e)->operand.get(), fn);
+    break;
+  case K::Cast:
+    forEachExpr(static_cast<const CastExpr *>(e)->operand.get(), fn);
+    break;
+  case K::List:
+    for (auto &x : static_cast<const ListExpr *>(e)->elements)
+      forEachExpr(x.get(), fn);
+    break;
+  case K::StructLit:
+    for (auto &a : static_cast<const StructLitExpr *>(e)->members)
+      forEachExpr(a.value.get(), fn);
+    break;
+  default:
+    break;
+  }
+}
+
+void ast::forEachStmt(const Stmt *s,
+                      const std::function<void(const Stmt *)> &fn) {
+  if (!s)
+    return;
+  fn(s);
+  using K = Stmt::Kind;
+  switch (s->kind) {
+  case K::Block:
+    for (auto &x : static_cast<const BlockStmt *>(s)->body)
+      forEachStmt(x.get(), fn);
+    break;
+  case K::If: {
+    auto *x = static_cast<const IfStmt *>(s);
+    forEachStmt(x->thenBody.get(), fn);
+    forEachStmt(x->elseBody.get(), fn);
+    break;
+  }
+  case K::While:
+    forEachStmt(static_cast<const WhileStmt *>(s)->body.get(), fn);
+    break;
+  case K::For:
+    forEachStmt(static_cast<const ForStmt *>(s)->body.get(), fn);
+    break;
+  default:
+    break;
+  }
+}

@@ -16,6 +16,7 @@
 
 #include <cassert>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -636,6 +637,12 @@ ExprPtr clone(const Expr &e);
 StmtPtr clone(const Stmt &s);
 TypeExprPtr clone(const TypeExpr &t);
 Argument clone(const Argument &a);
+
+/// Visits `e` and its sub-expressions (pre-order).
+void forEachExpr(const Expr *e, const std::function<void(const Expr *)> &fn);
+/// Visits `s` and every statement nested in it (pre-order); expressions are
+/// not visited.
+void forEachStmt(const Stmt *s, const std::function<void(const Stmt *)> &fn);
 
 } // namespace ast
 } // namespace tic
