@@ -99,18 +99,6 @@ bool isValueType(const tic::Type *t) {
 
 namespace {
 
-std::string stName(ST t) {
-  switch (t.k) {
-  case ST::Bool:
-    return "bool";
-  case ST::Float:
-    return "f" + std::to_string(t.bits);
-  case ST::Int:
-    return (t.sgn ? "i" : "u") + std::to_string(t.bits);
-  }
-  return "?";
-}
-
 const char *snodeKindName(tsema::SNode::Kind k) {
   switch (k) {
   case tsema::SNode::Kind::Root:

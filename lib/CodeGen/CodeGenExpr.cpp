@@ -258,7 +258,7 @@ RV Generator::genIndex(const tast::IndexExpr &e) {
   }
   unsigned width = rowSel ? cols : 1;
   unsigned n = e.indexKind == IK::Vector ? rows : (rowSel ? rows : rows * cols);
-  int64_t c0, c1;
+  int64_t c0 = 0, c1 = 0;
   bool k0 = constInt(e.indices[0].get(), c0);
   bool k1 = e.indices.size() < 2 || constInt(e.indices[1].get(), c1);
   if (k0 && k1) {
@@ -476,7 +476,7 @@ RV Generator::binop(tast::BinaryOp op, const RV &a, const RV &c,
 
 Value Generator::cmp(tast::CmpOp op, Value x, Value y, ST t) {
   if (t.isFloat()) {
-    arith::CmpFPredicate p;
+    arith::CmpFPredicate p = arith::CmpFPredicate::OEQ;
     switch (op) {
     case tast::CmpOp::Eq:
       p = arith::CmpFPredicate::OEQ;
@@ -500,7 +500,7 @@ Value Generator::cmp(tast::CmpOp op, Value x, Value y, ST t) {
     return arith::CmpFOp::create(b, curLoc, p, x, y);
   }
   bool s = t.sgn && !t.isBool();
-  arith::CmpIPredicate p;
+  arith::CmpIPredicate p = arith::CmpIPredicate::eq;
   switch (op) {
   case tast::CmpOp::Eq:
     p = arith::CmpIPredicate::eq;
@@ -673,7 +673,7 @@ RV Generator::pow(const RV &base, const tast::Expr *expE, const RV &ex,
   if (!base.size() || !ex.size())
     return out;
   size_t n = std::max(base.size(), ex.size());
-  int64_t cn;
+  int64_t cn = 0;
   bool constExp = expE && constInt(expE, cn) && ex.size() == 1 &&
                   !ex.ts[0].isFloat() && cn >= -64 && cn <= 64;
   for (size_t i = 0; i < n; ++i) {
