@@ -337,13 +337,24 @@ int main(int argc, char **argv) {
   for (const std::string &d : opts.defines)
     if (d.find('=') == std::string::npos || d.front() == '=')
       return driverError("-D expects name=value, got '" + d + "'");
-  for (const std::string &t : {opts.target}) {
-    std::stringstream ss(t);
+  bool wantsCuda = false;
+  {
+    std::stringstream ss(opts.target);
     std::string item;
-    while (std::getline(ss, item, ','))
+    while (std::getline(ss, item, ',')) {
       if (item != "host" && item != "cuda")
         return driverError("unknown target '" + item +
                            "' (expected host, cuda or host,cuda)");
+      wantsCuda |= item == "cuda";
+    }
   }
+  // The front-end stages are target independent; code generation for CUDA
+  // does not exist yet and must not silently produce a host-only object.
+  bool frontEndOnly = opts.syntaxOnly || opts.emit == "ast" ||
+                      opts.emit == "sema" || opts.emit == "mlir";
+  if (wantsCuda && !frontEndOnly)
+    return driverError("--target=" + opts.target +
+                       ": the CUDA backend is not supported yet; compile "
+                       "with --target=host");
   return compileWithLargeStack(opts);
 }
