@@ -1,10 +1,19 @@
 #!/usr/bin/env bash
-# Fuzzes the .tc front end with libFuzzer for SECONDS (default 300):
-# configures build-fuzz/ with clang 22 (ASan + UBSan), builds
-# tic-fuzz-frontend, seeds a corpus from examples/ and the test inputs, runs.
-# Findings (crash-*, timeout-*, oom-*) land in build-fuzz/findings/.
+# Fuzzes tic with libFuzzer for SECONDS (default 300): configures
+# build-fuzz/ with clang 22 (ASan + UBSan), builds the chosen target, seeds a
+# corpus from the repository's .tc files, runs.
 #
-#   scripts/fuzz.sh [SECONDS] [extra libFuzzer flags...]
+#   scripts/fuzz.sh [SECONDS] [frontend|codegen] [extra libFuzzer flags...]
+#
+# TARGET (default frontend):
+#   frontend  tic-fuzz-frontend: parser + Sema. Seeds: examples/, test/Frontend/.
+#             Corpus build-fuzz/fuzz-corpus/, findings build-fuzz/findings/.
+#   codegen   tic-fuzz-codegen: parse -> Sema -> generateMLIR -> lowering to
+#             the LLVM dialect -> LLVM IR. Seeds: every .tc under examples/,
+#             bench/, integration_test/, test/. Corpus
+#             build-fuzz/fuzz-corpus-codegen/, findings
+#             build-fuzz/findings-codegen/.
+# Findings are crash-*, timeout-*, oom-* files.
 #
 # Environment: TIC_FUZZ_BUILD_DIR (default build-fuzz), TIC_FUZZ_JOBS
 # (parallel fuzzing processes, default 1), TIC_JOBS (build parallelism).
@@ -13,6 +22,10 @@ cd "$(dirname "$0")/.."
 
 SECONDS_TO_RUN=${1:-300}
 shift || true
+TARGET=frontend
+case "${1:-}" in
+  frontend | codegen) TARGET=$1; shift ;;
+esac
 BUILD_DIR=${TIC_FUZZ_BUILD_DIR:-build-fuzz}
 case "$BUILD_DIR" in /*) ;; *) BUILD_DIR=$PWD/$BUILD_DIR ;; esac
 LLVM_BIN=/usr/lib/llvm-22/bin
@@ -22,14 +35,24 @@ FUZZ_JOBS=${TIC_FUZZ_JOBS:-1}
 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_COMPILER="$LLVM_BIN/clang" -DCMAKE_CXX_COMPILER="$LLVM_BIN/clang++" \
   -DTIC_ENABLE_FUZZER=ON >/dev/null
-cmake --build "$BUILD_DIR" -j "$JOBS" --target tic-fuzz-frontend
+cmake --build "$BUILD_DIR" -j "$JOBS" --target "tic-fuzz-$TARGET"
 
-SEEDS="$BUILD_DIR/fuzz-seeds"
-CORPUS="$BUILD_DIR/fuzz-corpus"
-FINDINGS="$BUILD_DIR/findings"
+if [ "$TARGET" = frontend ]; then
+  SEEDS="$BUILD_DIR/fuzz-seeds"
+  CORPUS="$BUILD_DIR/fuzz-corpus"
+  FINDINGS="$BUILD_DIR/findings"
+  SEED_DIRS=(examples test/Frontend)
+  TIMEOUT=1
+else
+  SEEDS="$BUILD_DIR/fuzz-seeds-codegen"
+  CORPUS="$BUILD_DIR/fuzz-corpus-codegen"
+  FINDINGS="$BUILD_DIR/findings-codegen"
+  SEED_DIRS=(examples bench integration_test test)
+  TIMEOUT=2 # lowering and LLVM IR translation of a large kernel take longer
+fi
 mkdir -p "$SEEDS" "$CORPUS" "$FINDINGS"
-# Every .tc file in the repository's examples and front-end tests is a seed.
-find examples test/Frontend -name '*.tc' -type f -print0 |
+# Every .tc file in the seed directories is a seed.
+find "${SEED_DIRS[@]}" -name '*.tc' -type f -print0 |
   while IFS= read -r -d '' f; do
     cp "$f" "$SEEDS/$(echo "$f" | tr '/' '_')"
   done
@@ -39,12 +62,13 @@ PARALLEL=()
 if [ "$FUZZ_JOBS" -gt 1 ]; then
   PARALLEL=(-jobs="$FUZZ_JOBS" -workers="$FUZZ_JOBS")
 fi
-# -timeout: one input taking over a second is a finding (the parser must stay
-# linear); -max_len lets inputs reach the statement-length limit.
+# -timeout: one input taking over a second (two for codegen) is a finding (the
+# parser must stay linear); -max_len lets inputs reach the statement-length
+# limit.
 DICT=$PWD/fuzz/tc.dict
 cd "$BUILD_DIR"
-exec "$BUILD_DIR/bin/tic-fuzz-frontend" \
-  -dict="$DICT" -max_total_time="$SECONDS_TO_RUN" -timeout=1 \
+exec "$BUILD_DIR/bin/tic-fuzz-$TARGET" \
+  -dict="$DICT" -max_total_time="$SECONDS_TO_RUN" -timeout="$TIMEOUT" \
   -rss_limit_mb=4096 -max_len=16384 "${PARALLEL[@]}" \
   -artifact_prefix="$FINDINGS/" -print_final_stats=1 \
   "$@" "$CORPUS" "$SEEDS"
