@@ -23,8 +23,8 @@
 #include "tic/Frontend/Diagnostics.h"
 #include "tic/Frontend/Parser.h"
 #include "tic/Frontend/Sema.h"
+#include "tic/Frontend/Stack.h"
 
-#include <pthread.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -36,12 +36,6 @@ using namespace tic;
 
 namespace {
 
-/// A stream buffer that accepts and drops everything.
-class NullBuffer : public std::streambuf {
-protected:
-  int overflow(int c) override { return traits_type::not_eof(c); }
-  std::streamsize xsputn(const char *, std::streamsize n) override { return n; }
-};
 
 struct Job {
   const uint8_t *data;
@@ -51,8 +45,7 @@ struct Job {
 void runCompiler(const Job &job) {
   SourceFile file("fuzz.tc",
                   std::string(reinterpret_cast<const char *>(job.data), job.size));
-  NullBuffer buf;
-  std::ostream diagStream(&buf);
+  NullStream diagStream;
   DiagnosticEngine diags(file, diagStream);
   std::unique_ptr<ast::Program> program = parseProgram(file, diags);
   if (!program || diags.hasErrors())
@@ -81,23 +74,11 @@ void runCompiler(const Job &job) {
   (void)codegen::runBackend(*checked, diags, bo, out);
 }
 
-void *threadMain(void *p) {
-  runCompiler(*static_cast<const Job *>(p));
-  return nullptr;
-}
 
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   Job job{data, size};
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  pthread_attr_setstacksize(&attr, size_t(512) << 20); // as in tic.cpp
-  pthread_t thread;
-  if (pthread_create(&thread, &attr, threadMain, &job) == 0)
-    pthread_join(thread, nullptr);
-  else
-    runCompiler(job);
-  pthread_attr_destroy(&attr);
+  runOnLargeStack([&] { runCompiler(job); }); // the stack tic itself runs on
   return 0;
 }

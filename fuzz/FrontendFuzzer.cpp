@@ -16,8 +16,8 @@
 #include "tic/Frontend/Diagnostics.h"
 #include "tic/Frontend/Parser.h"
 #include "tic/Frontend/Sema.h"
+#include "tic/Frontend/Stack.h"
 
-#include <pthread.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -31,12 +31,6 @@ using namespace tic;
 
 namespace {
 
-/// A stream buffer that accepts and drops everything.
-class NullBuffer : public std::streambuf {
-protected:
-  int overflow(int c) override { return traits_type::not_eof(c); }
-  std::streamsize xsputn(const char *, std::streamsize n) override { return n; }
-};
 
 /// A front-end stage after parsing. Each runs on the parsed program in order
 /// and reports to the same diagnostic engine; a stage that finds errors stops
@@ -47,16 +41,14 @@ using Stage = void (*)(ast::Program &, DiagnosticEngine &);
 const std::vector<Stage> kStages = {
     // AST printing must handle every tree the parser can build.
     [](ast::Program &p, DiagnosticEngine &) {
-      NullBuffer buf;
-      std::ostream os(&buf);
+      NullStream os;
       ast::dump(p, os);
     },
     // Semantic analysis, and the dump of what it produced.
     [](ast::Program &p, DiagnosticEngine &d) {
       std::unique_ptr<sema::CheckedModule> m = sema::analyze(p, d, {});
       if (m) {
-        NullBuffer buf;
-        std::ostream os(&buf);
+        NullStream os;
         m->dump(os);
       }
     },
@@ -70,8 +62,7 @@ struct Job {
 void runFrontend(const Job &job) {
   SourceFile file("fuzz.tc",
                   std::string(reinterpret_cast<const char *>(job.data), job.size));
-  NullBuffer buf;
-  std::ostream diagStream(&buf);
+  NullStream diagStream;
   DiagnosticEngine diags(file, diagStream);
   diags.setColors(job.size % 2 == 1); // exercise both renderings
   std::unique_ptr<ast::Program> program = parseProgram(file, diags);
@@ -88,23 +79,11 @@ void runFrontend(const Job &job) {
       (void)ast::clone(*f->body);
 }
 
-void *threadMain(void *p) {
-  runFrontend(*static_cast<const Job *>(p));
-  return nullptr;
-}
 
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   Job job{data, size};
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  pthread_attr_setstacksize(&attr, size_t(512) << 20); // as in tic.cpp
-  pthread_t thread;
-  if (pthread_create(&thread, &attr, threadMain, &job) == 0)
-    pthread_join(thread, nullptr);
-  else
-    runFrontend(job);
-  pthread_attr_destroy(&attr);
+  runOnLargeStack([&] { runFrontend(job); }); // the stack tic itself runs on
   return 0;
 }

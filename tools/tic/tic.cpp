@@ -11,6 +11,7 @@
 #include "tic/Frontend/AST.h"
 #include "tic/Frontend/Diagnostics.h"
 #include "tic/Frontend/Parser.h"
+#include "tic/Frontend/Stack.h"
 #include "tic/Frontend/Sema.h"
 #ifdef TIC_HAVE_CODEGEN
 #include "tic/CodeGen/Driver.h"
@@ -23,7 +24,6 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
-#include <pthread.h>
 #include <sstream>
 #include <string>
 #include <unistd.h>
@@ -242,34 +242,6 @@ int compile(const Options &opts) {
   return runCodeGen(opts, *checked, diags, output);
 }
 
-struct ThreadArgs {
-  const Options *opts;
-  int result;
-};
-
-void *compileThread(void *p) {
-  auto *args = static_cast<ThreadArgs *>(p);
-  args->result = compile(*args->opts);
-  return nullptr;
-}
-
-/// Runs the compiler on a thread with a large stack: the parser and the AST
-/// passes are recursive, and limits in the parser keep the depth bounded.
-int compileWithLargeStack(const Options &opts) {
-  ThreadArgs args{&opts, 1};
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  pthread_attr_setstacksize(&attr, size_t(512) << 20);
-  pthread_t thread;
-  if (pthread_create(&thread, &attr, compileThread, &args) != 0) {
-    pthread_attr_destroy(&attr);
-    return compile(opts);
-  }
-  pthread_join(thread, nullptr);
-  pthread_attr_destroy(&attr);
-  return args.result;
-}
-
 } // namespace
 
 int main(int argc, char **argv) {
@@ -356,5 +328,9 @@ int main(int argc, char **argv) {
     return driverError("--target=" + opts.target +
                        ": the CUDA backend is not supported yet; compile "
                        "with --target=host");
-  return compileWithLargeStack(opts);
+  // The parser and the AST passes are recursive: the parser's limits bound
+  // the depth, and the compiler runs on a stack sized for them.
+  int result = 1;
+  runOnLargeStack([&] { result = compile(opts); });
+  return result;
 }
