@@ -398,14 +398,25 @@ bool prescan(antlr4::CommonTokenStream &tokens, DiagnosticEngine &diags,
     case TCLexer::Semi:
       exprOps = 0;
       break;
+    case TCLexer::Identifier:
+    case TCLexer::IntLiteral:
+    case TCLexer::FloatLiteral:
+    case TCLexer::StringLiteral:
+    case TCLexer::KwTrue:
+    case TCLexer::KwFalse:
+    case TCLexer::Comma:
+    case TCLexer::Colon:
+      // Operands and separators are leaves or siblings: a long list literal
+      // or argument list adds no depth.
+      break;
     default:
-      // Every other token may add one level of recursion in the parser or in
-      // the AST (operators, operands). Long statements are rejected.
+      // Operators, keywords and openers may each add one level of recursion
+      // in the parser or in the AST (`1 + 1 + ...` is a left-deep tree).
       if (t->getChannel() == antlr4::Token::DEFAULT_CHANNEL &&
           ++exprOps > limits.maxExpressionDepth * 8) {
-        diags.error(rangeOf(t), "statement too long (more than " +
+        diags.error(rangeOf(t), "statement too complex (more than " +
                                     std::to_string(limits.maxExpressionDepth * 8) +
-                                    " tokens)");
+                                    " operators)");
         return false;
       }
       break;
