@@ -92,9 +92,34 @@ RV Generator::dynamicPick(const RV &v, Value sel,
 // Expressions
 //===----------------------------------------------------------------------===//
 
+/// The index arithmetic that may carry `nsw` (see genIndexValue).
+static bool isIndexChainOp(const tast::Expr *e) {
+  auto *bin = tic::dyn_cast<tast::BinaryExpr>(e);
+  return bin && e->type && e->type->isInt() &&
+         (bin->op == tast::BinaryOp::Add || bin->op == tast::BinaryOp::Sub ||
+          bin->op == tast::BinaryOp::Mul);
+}
+
+RV Generator::genIndexValue(const tast::Expr *e) {
+  bool saved = nswIndexArith;
+  nswIndexArith = !opts.checkBounds;
+  RV r = gen(e);
+  nswIndexArith = saved;
+  return r;
+}
+
 RV Generator::gen(const tast::Expr *e) {
   if (!e)
     return {};
+  // Anything below a node that is not part of an index's `+ - *` chain
+  // (calls, `%`, `//`, casts, ...) keeps the language's wrapping semantics.
+  struct FlagScope {
+    bool &flag;
+    bool saved;
+    ~FlagScope() { flag = saved; }
+  } flagScope{nswIndexArith, nswIndexArith};
+  if (nswIndexArith && !isIndexChainOp(e))
+    nswIndexArith = false;
   Location saved = curLoc;
   curLoc = loc(e->range);
   RV r;
@@ -391,13 +416,13 @@ Value Generator::scalarBinop(tast::BinaryOp op, Value x, Value y, ST t,
   switch (op) {
   case BO::Add:
     return f ? Value(arith::AddFOp::create(b, l, x, y))
-             : Value(arith::AddIOp::create(b, l, x, y));
+             : Value(arith::AddIOp::create(b, l, x, y, indexFlags()));
   case BO::Sub:
     return f ? Value(arith::SubFOp::create(b, l, x, y))
-             : Value(arith::SubIOp::create(b, l, x, y));
+             : Value(arith::SubIOp::create(b, l, x, y, indexFlags()));
   case BO::Mul:
     return f ? Value(arith::MulFOp::create(b, l, x, y))
-             : Value(arith::MulIOp::create(b, l, x, y));
+             : Value(arith::MulIOp::create(b, l, x, y, indexFlags()));
   case BO::Div:
     if (f)
       return arith::DivFOp::create(b, l, x, y);

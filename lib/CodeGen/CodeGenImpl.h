@@ -404,6 +404,19 @@ private:
   SmallVector<Value, 4> fieldIndices(const tsema::FieldInfo *f,
                                      ArrayRef<Value> idx);
   SmallVector<Value, 4> ndIndicesFor(const LV &lv, unsigned slot);
+  /// Generates one index of a field or ndarray access. The chain of integer
+  /// `+ - *` at the top of the index expression gets `nsw`: an index that
+  /// overflows is out of range, which the spec makes undefined, and the flag
+  /// lets LLVM see `a[i - 1, j]` as affine in the loop variables (contiguous
+  /// vector loads). With bounds checks on, nothing is flagged, so that a
+  /// wrapped index is reported rather than assumed away.
+  RV genIndexValue(const tast::Expr *e);
+  /// True while generating the top `+ - *` chain of an index expression.
+  bool nswIndexArith = false;
+  arith::IntegerOverflowFlags indexFlags() const {
+    return nswIndexArith ? arith::IntegerOverflowFlags::nsw
+                         : arith::IntegerOverflowFlags::none;
+  }
 
   const tsema::CheckedModule &M;
   MLIRContext &ctx;

@@ -78,7 +78,7 @@ bool Generator::genLValue(const tast::Expr *e, LV &lv) {
       }
       SmallVector<Value> idx;
       for (auto &i : ix->indices)
-        appendIndices(gen(i.get()), idx);
+        appendIndices(genIndexValue(i.get()), idx);
       lv.k = LV::Field;
       lv.field = f;
       lv.type = e->type;
@@ -106,7 +106,7 @@ bool Generator::genLValue(const tast::Expr *e, LV &lv) {
       {
         SmallVector<Value> idx;
         for (auto &i : ix->indices)
-          appendIndices(gen(i.get()), idx);
+          appendIndices(genIndexValue(i.get()), idx);
         lv.ndIdx.append(idx.begin(), idx.end());
       }
       lv.compShape = compShapeOf(nt->elem);
