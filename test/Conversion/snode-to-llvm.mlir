@@ -25,10 +25,11 @@ func.func @chain(%root: !llvm.ptr, %i: i32, %j: i32) -> f32 {
   %bi = snode.index_extract %i, @blk[0] below 8 : i32
   %bj = snode.index_extract %j, @blk[1] below 8 : i32
   // CHECK: %[[C4:.*]] = arith.constant 4 : i32
-  // CHECK: %[[M:.*]] = arith.muli %[[BI]], %[[C4]] : i32
-  // CHECK: %[[BL:.*]] = arith.addi %[[M]], %{{.*}} : i32
+  // In-range linearization never wraps: nsw + nuw let SCEV see it as affine.
+  // CHECK: %[[M:.*]] = arith.muli %[[BI]], %[[C4]] overflow<nsw, nuw> : i32
+  // CHECK: %[[BL:.*]] = arith.addi %[[M]], %{{.*}} overflow<nsw, nuw> : i32
   %bl = snode.linearize @blk(%bi, %bj) : i32
-  // CHECK: %[[BL64:.*]] = arith.extui %[[BL]] : i32 to i64
+  // CHECK: %[[BL64:.*]] = arith.extsi %[[BL]] : i32 to i64
   // CHECK: %[[BC:.*]] = llvm.getelementptr inbounds %[[ROOT]][%[[BL64]]] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.array<1024 x i8>
   %bc = snode.lookup %b, @blk[%bl] : i32
   %c = snode.get_child %bc, @cell

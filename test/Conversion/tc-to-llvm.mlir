@@ -50,8 +50,9 @@ snode.tree @second {
 // CHECK:       arith.cmpi slt, %[[LIN]], %[[E]] : i64
 // CHECK:       arith.divui %[[LIN]]
 // CHECK:       arith.remui %[[LIN]]
-// Inner counted loop over the last dimension.
-// CHECK:       ^{{.*}}(%[[J:.*]]: i64):
+// Inner counted loop over the last dimension; the loop variable (i32) is a
+// second induction variable of the inner loop, not a truncation per iteration.
+// CHECK:       ^{{.*}}(%[[J:.*]]: i64, %{{.*}}: i32):
 // CHECK:       arith.cmpi slt, %[[J]],
 // Random inside the loop uses the worker's thread id.
 // CHECK:       llvm.call @tic_rt_rand_f32(%[[BCTX]], %[[TID]])

@@ -2,9 +2,9 @@
 //
 // snode micro-access ops -> pointer arithmetic using the SNodeLayout:
 //   get_child  %cell, @n      -> gep i8 %cell[offset of @n in its parent cell]
-//   lookup     %cont, @n[%l]  -> gep [cell_size x i8] %cont[zext %l]
+//   lookup     %cont, @n[%l]  -> gep [cell_size x i8] %cont[sext %l]
 //   place_ptr  %cell, @f[c]   -> gep i8 %cell[offset of component c]
-//   index_extract / linearize -> arith.divui / remui / muli / addi
+//   index_extract / linearize -> arith.divui / remui / muli<nsw,nuw> / addi<nsw,nuw>
 // snode.root_ptr is lowered by convert-tc-to-llvm (it needs the context).
 // The layout trees are erased at the end.
 //
@@ -77,8 +77,10 @@ struct LookupLowering : SNodePattern<LookupOp> {
     if (!n) return failure();
     Location loc = op.getLoc();
     Value lin = adaptor.getLinear();
+    // Sign extension distributes over the `nsw` index arithmetic (the
+    // value is non-negative in range, so zero extension would be equal).
     if (!lin.getType().isInteger(64))
-      lin = arith::ExtUIOp::create(rewriter, loc, rewriter.getI64Type(), lin);
+      lin = arith::ExtSIOp::create(rewriter, loc, rewriter.getI64Type(), lin);
     Type cellTy = LLVM::LLVMArrayType::get(rewriter.getI8Type(), n->cellSize);
     rewriter.replaceOpWithNewOp<LLVM::GEPOp>(
         op, LLVM::LLVMPointerType::get(op.getContext()), cellTy,
@@ -129,11 +131,17 @@ struct LinearizeLowering : SNodePattern<LinearizeOp> {
     Location loc = op.getLoc();
     Type t = op.getType();
     ValueRange idx = adaptor.getIndices();
+    // In-range indices are non-negative and their linearization stays below
+    // the node's cell count: the arithmetic neither wraps signed nor
+    // unsigned (an out-of-range index is undefined behaviour by the spec).
+    // The flags let LLVM's SCEV see accesses as affine in the loop indices.
+    auto flags = arith::IntegerOverflowFlags::nsw | arith::IntegerOverflowFlags::nuw;
     Value lin = idx[0];
     for (size_t k = 1; k < idx.size(); ++k) {
       Value s = arith::ConstantIntOp::create(rewriter, loc, t, n->shape[k]);
-      lin = arith::AddIOp::create(rewriter, loc,
-                                  arith::MulIOp::create(rewriter, loc, lin, s), idx[k]);
+      lin = arith::AddIOp::create(
+          rewriter, loc, arith::MulIOp::create(rewriter, loc, lin, s, flags),
+          idx[k], flags);
     }
     rewriter.replaceOp(op, lin);
     return success();

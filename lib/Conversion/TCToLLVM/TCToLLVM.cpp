@@ -384,8 +384,28 @@ LogicalResult Lowering::outline(tc::ParallelForOp pf, func::FuncOp kernelFn,
   auto toI64 = [&](OpBuilder &bb, Value v) -> Value {
     return v.getType() == i64 ? v : Value(arith::ExtSIOp::create(bb, loc, i64, v));
   };
+  // Loop variables lie in [lo, hi) of the loop's own type: the truncation
+  // never wraps, and `nsw` lets LLVM fold sext(trunc(iv)) back to the i64
+  // induction variable, so that field accesses stay affine (vectorizable
+  // with contiguous loads).
   auto fromI64 = [&](OpBuilder &bb, Value v) -> Value {
-    return ivTy == i64 ? v : Value(arith::TruncIOp::create(bb, loc, ivTy, v));
+    if (ivTy == i64)
+      return v;
+    return arith::TruncIOp::create(
+        bb, loc, ivTy, v,
+        arith::IntegerOverflowFlagsAttr::get(bb.getContext(),
+                                             arith::IntegerOverflowFlags::nsw));
+  };
+  // The innermost loop variable is also carried as an induction variable of
+  // its own (narrower) type, incremented with `nsw`, instead of being
+  // truncated from the i64 counter in every iteration: SCEV then sees
+  // `a[i, j - 1]` as an affine function of the loop (like C's `int j`), and
+  // the vectorizer emits contiguous loads instead of per-lane addresses.
+  bool narrowIV = ivTy != i64;
+  auto stepVar = [&](OpBuilder &bb, Value v) -> Value {
+    Value oneV = arith::ConstantIntOp::create(bb, loc, ivTy, 1);
+    return arith::AddIOp::create(bb, loc, v, oneV,
+                                 arith::IntegerOverflowFlags::nsw);
   };
   Value zero = constI64(b, loc, 0), one = constI64(b, loc, 1);
   SmallVector<Value> lo, n;
@@ -412,20 +432,29 @@ LogicalResult Lowering::outline(tc::ParallelForOp pf, func::FuncOp kernelFn,
   if (rank == 1) {
     Block *header = new Block();
     Value k = header->addArgument(i64, loc);
+    // The loop variable in its own type, as a second induction variable
+    // (see stepVar).
+    Value kv = narrowIV ? header->addArgument(ivTy, loc) : Value();
     Block *pre = new Block();
     fr.push_back(header);
     fr.push_back(pre);
     fr.push_back(latch);
-    LLVM::BrOp::create(b, loc, ValueRange{begin}, header);
+    SmallVector<Value, 2> start{begin};
+    if (narrowIV)
+      start.push_back(fromI64(b, arith::AddIOp::create(b, loc, lo[0], begin)));
+    LLVM::BrOp::create(b, loc, start, header);
     OpBuilder hb = OpBuilder::atBlockEnd(header);
     Value c = arith::CmpIOp::create(hb, loc, arith::CmpIPredicate::slt, k, end);
     LLVM::CondBrOp::create(hb, loc, c, pre, exit);
     OpBuilder pb = OpBuilder::atBlockEnd(pre);
-    ivs.push_back(fromI64(pb, arith::AddIOp::create(pb, loc, lo[0], k)));
+    ivs.push_back(narrowIV ? kv
+                           : fromI64(pb, arith::AddIOp::create(pb, loc, lo[0], k)));
     LLVM::BrOp::create(pb, loc, ivs, bodyEntry);
     OpBuilder lb = OpBuilder::atBlockEnd(latch);
-    Value k1 = arith::AddIOp::create(lb, loc, k, one);
-    LLVM::BrOp::create(lb, loc, ValueRange{k1}, header);
+    SmallVector<Value, 2> next{arith::AddIOp::create(lb, loc, k, one)};
+    if (narrowIV)
+      next.push_back(stepVar(lb, kv));
+    LLVM::BrOp::create(lb, loc, next, header);
   } else {
     // Outer loop over rows of the innermost dimension, inner counted loop.
     Value nInner = n[rank - 1];
@@ -434,6 +463,7 @@ LogicalResult Lowering::outline(tc::ParallelForOp pf, func::FuncOp kernelFn,
     Block *obody = new Block(), *inner = new Block(), *ibody = new Block(),
           *olatch = new Block();
     Value j = inner->addArgument(i64, loc);
+    Value jv = narrowIV ? inner->addArgument(ivTy, loc) : Value();
     for (Block *blk : {outer, obody, inner, ibody, latch, olatch}) fr.push_back(blk);
     LLVM::BrOp::create(b, loc, ValueRange{begin}, outer);
     OpBuilder ob = OpBuilder::atBlockEnd(outer);
@@ -451,17 +481,25 @@ LogicalResult Lowering::outline(tc::ParallelForOp pf, func::FuncOp kernelFn,
       if (d > 0) q = arith::DivUIOp::create(bb, loc, q, n[d]);
       outerIvs[d] = fromI64(bb, arith::AddIOp::create(bb, loc, lo[d], i));
     }
-    LLVM::BrOp::create(bb, loc, ValueRange{r}, inner);
+    SmallVector<Value, 2> innerStart{r};
+    if (narrowIV)
+      innerStart.push_back(
+          fromI64(bb, arith::AddIOp::create(bb, loc, lo[rank - 1], r)));
+    LLVM::BrOp::create(bb, loc, innerStart, inner);
     OpBuilder ib = OpBuilder::atBlockEnd(inner);
     Value c2 = arith::CmpIOp::create(ib, loc, arith::CmpIPredicate::slt, j, jend);
     LLVM::CondBrOp::create(ib, loc, c2, ibody, olatch);
     OpBuilder ibb = OpBuilder::atBlockEnd(ibody);
     ivs.assign(outerIvs.begin(), outerIvs.end());
-    ivs.push_back(fromI64(ibb, arith::AddIOp::create(ibb, loc, lo[rank - 1], j)));
+    ivs.push_back(narrowIV ? jv
+                           : fromI64(ibb, arith::AddIOp::create(
+                                              ibb, loc, lo[rank - 1], j)));
     LLVM::BrOp::create(ibb, loc, ivs, bodyEntry);
     OpBuilder lb = OpBuilder::atBlockEnd(latch);
-    LLVM::BrOp::create(lb, loc, ValueRange{arith::AddIOp::create(lb, loc, j, one).getResult()},
-                       inner);
+    SmallVector<Value, 2> innerNext{arith::AddIOp::create(lb, loc, j, one)};
+    if (narrowIV)
+      innerNext.push_back(stepVar(lb, jv));
+    LLVM::BrOp::create(lb, loc, innerNext, inner);
     OpBuilder olb = OpBuilder::atBlockEnd(olatch);
     Value step = arith::SubIOp::create(olb, loc, jend, r);
     LLVM::BrOp::create(olb, loc, ValueRange{arith::AddIOp::create(olb, loc, lin, step).getResult()},
