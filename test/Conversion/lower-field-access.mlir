@@ -27,7 +27,7 @@ tc.kernel @access(%i: i32, %j: i32, %v: f32, %k: i32) -> f32 {
   // CHECK: %[[CL:.*]] = snode.linearize @cell(%[[CI]], %[[CJ]]) : i32
   // CHECK: %[[CC:.*]] = snode.lookup %[[C]], @cell[%[[CL]]] : i32
   // CHECK: %[[P:.*]] = snode.place_ptr %[[CC]], @x[1] : !llvm.ptr
-  // CHECK: llvm.load %[[P]] {alignment = 4 : i64} : !llvm.ptr -> f32
+  // CHECK: llvm.load %[[P]] {{{.*}}alignment = 4 : i64{{.*}}} : !llvm.ptr -> f32
   %a = tc.load @x[%i, %j] {comp = 1} : f32
 
   // One level: the index is used directly, no extraction.
@@ -35,13 +35,13 @@ tc.kernel @access(%i: i32, %j: i32, %v: f32, %k: i32) -> f32 {
   // CHECK-NOT: snode.index_extract
   // CHECK: %[[L:.*]] = snode.lookup %{{.*}}, @d1[%{{.*}}] : i32
   // CHECK: %[[NP:.*]] = snode.place_ptr %[[L]], @n[0] : !llvm.ptr
-  // CHECK: llvm.atomicrmw _xor %[[NP]], %{{.*}} monotonic : !llvm.ptr, i32
+  // CHECK: llvm.atomicrmw _xor %[[NP]], %{{.*}} monotonic {{.*}}: !llvm.ptr, i32
   %o = tc.atomic_rmw xor %k, @n[%i] : i32
 
   // 0-D field: directly in the root cell.
   // CHECK: %[[R0:.*]] = snode.root_ptr @root
   // CHECK-NEXT: %[[LP:.*]] = snode.place_ptr %[[R0]], @loss[0] : !llvm.ptr
-  // CHECK-NEXT: llvm.store %{{.*}}, %[[LP]] {alignment = 4 : i64} : f32, !llvm.ptr
+  // CHECK-NEXT: llvm.store %{{.*}}, %[[LP]] {{{.*}}alignment = 4 : i64{{.*}}} : f32, !llvm.ptr
   tc.store %v, @loss[] : f32
   // CHECK: llvm.atomicrmw fadd
   %f = tc.atomic_rmw add %v, @loss[] : f32

@@ -11,6 +11,8 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 
+#include "llvm/ADT/MapVector.h"
+
 namespace tic {
 #define GEN_PASS_DEF_LOWERFIELDACCESS
 #include "tic/Dialect/TC/Passes.h.inc"
@@ -74,6 +76,34 @@ struct LowerFieldAccessPass
     module.walk([&](Operation *op) {
       if (isa<tc::LoadOp, tc::StoreOp, tc::AtomicRMWOp>(op)) accesses.push_back(op);
     });
+    // Different fields never share bytes (an out-of-range index is undefined
+    // behaviour), so every access is tagged with its field's alias scope and
+    // declared not to alias the other fields' accesses. LLVM then needs no
+    // run-time overlap checks before vectorizing a loop that reads one field
+    // and writes another (fields share the root buffer, so without the tags
+    // their pointers are indistinguishable).
+    llvm::MapVector<StringRef, LLVM::AliasScopeAttr> scopes;
+    {
+      auto domain = LLVM::AliasScopeDomainAttr::get(
+          module.getContext(), StringAttr::get(module.getContext(), "tic.fields"));
+      for (Operation *op : accesses) {
+        StringRef f = op->getAttrOfType<FlatSymbolRefAttr>("field").getValue();
+        if (!scopes.count(f))
+          scopes[f] = LLVM::AliasScopeAttr::get(
+              domain, StringAttr::get(module.getContext(), f));
+      }
+    }
+    auto tag = [&](Operation *mem, StringRef field) {
+      if (scopes.size() < 2)
+        return; // one field: nothing to tell apart
+      auto aa = cast<LLVM::AliasAnalysisOpInterface>(mem);
+      SmallVector<Attribute> others;
+      for (auto &[name, scope] : scopes)
+        if (name != field)
+          others.push_back(scope);
+      aa.setAliasScopes(ArrayAttr::get(mem->getContext(), {scopes[field]}));
+      aa.setNoAliasScopes(ArrayAttr::get(mem->getContext(), others));
+    };
     for (Operation *op : accesses) {
       StringRef field = op->getAttrOfType<FlatSymbolRefAttr>("field").getValue();
       const snode::PlaceLayout *pl = layout.lookupPlace(field);
@@ -96,19 +126,21 @@ struct LowerFieldAccessPass
       if (auto load = dyn_cast<tc::LoadOp>(op)) {
         Value addr = buildComponentAddress(b, loc, *pl, load.getIndices(), load.getComp());
         unsigned align = snode::getComponentSize(load.getType());
-        Value v = LLVM::LoadOp::create(b, loc, load.getType(), addr, align);
-        load.replaceAllUsesWith(v);
+        auto v = LLVM::LoadOp::create(b, loc, load.getType(), addr, align);
+        tag(v, field);
+        load.replaceAllUsesWith(v.getResult());
       } else if (auto store = dyn_cast<tc::StoreOp>(op)) {
         Value addr = buildComponentAddress(b, loc, *pl, store.getIndices(), store.getComp());
         unsigned align = snode::getComponentSize(store.getValue().getType());
-        LLVM::StoreOp::create(b, loc, store.getValue(), addr, align);
+        tag(LLVM::StoreOp::create(b, loc, store.getValue(), addr, align), field);
       } else if (auto rmw = dyn_cast<tc::AtomicRMWOp>(op)) {
         Value addr = buildComponentAddress(b, loc, *pl, rmw.getIndices(), rmw.getComp());
         Type t = rmw.getValue().getType();
-        Value old = LLVM::AtomicRMWOp::create(b, loc, getAtomicBinOp(rmw.getKind(), t),
-                                              addr, rmw.getValue(),
-                                              LLVM::AtomicOrdering::monotonic);
-        rmw.replaceAllUsesWith(old);
+        auto old = LLVM::AtomicRMWOp::create(b, loc, getAtomicBinOp(rmw.getKind(), t),
+                                             addr, rmw.getValue(),
+                                             LLVM::AtomicOrdering::monotonic);
+        tag(old, field);
+        rmw.replaceAllUsesWith(old.getResult());
       }
       op->erase();
     }
