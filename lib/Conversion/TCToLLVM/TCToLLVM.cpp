@@ -14,6 +14,7 @@
 //    LLVM code and runtime calls.
 //
 //===----------------------------------------------------------------------===//
+#include "tic/Conversion/LLVMUtils.h"
 #include "tic/Conversion/Passes.h"
 #include "tic/Dialect/SNode/SNodeLayout.h"
 #include "tic/Dialect/TC/TCDialect.h"
@@ -57,7 +58,8 @@ public:
   Lowering(ModuleOp module, snode::SNodeLayout &layout, bool privatize)
       : module(module), layout(layout), privatize(privatize),
         ctx(module.getContext()),
-        ptrTy(LLVM::LLVMPointerType::get(ctx)), converter(ctx) {
+        ptrTy(LLVM::LLVMPointerType::get(ctx)), converter(ctx),
+        strings(module, "__tic_str_") {
     converter.addConversion(
         [&](snode::PtrType) -> Type { return LLVM::LLVMPointerType::get(ctx); });
   }
@@ -67,12 +69,20 @@ public:
 private:
   LLVM::LLVMFuncOp runtimeFunc(StringRef name, Type result, ArrayRef<Type> args,
                                bool vararg = false) {
-    if (auto f = module.lookupSymbol<LLVM::LLVMFuncOp>(name)) return f;
-    OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
-    auto fty = LLVM::LLVMFunctionType::get(result, args, vararg);
-    return LLVM::LLVMFuncOp::create(b, module.getLoc(), name, fty);
+    return declareRuntimeFunc(module, name, result, args, vararg);
   }
-  Value globalString(OpBuilder &b, Location loc, StringRef value);
+  Value globalString(OpBuilder &b, Location loc, StringRef value) {
+    return strings.get(b, loc, value);
+  }
+  /// "file:line:col" of `loc` as a string constant (null without a file).
+  Value sourceLocation(OpBuilder &b, Location loc) {
+    if (auto fl = dyn_cast<FileLineColLoc>(loc))
+      return globalString(b, loc,
+                          (fl.getFilename().getValue() + ":" +
+                           Twine(fl.getLine()) + ":" + Twine(fl.getColumn()))
+                              .str());
+    return LLVM::ZeroOp::create(b, loc, ptrTy);
+  }
   Value constI64(OpBuilder &b, Location loc, int64_t v) {
     return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v);
   }
@@ -90,39 +100,10 @@ private:
   MLIRContext *ctx;
   Type ptrTy;
   LLVMTypeConverter converter;
-  llvm::StringMap<std::string> strings;
+  GlobalStrings strings;
   SmallVector<std::pair<Operation *, FnContext>> functions;
   Operation *lastOutlined = nullptr; // keeps bodies in loop order
 };
-
-Value Lowering::globalString(OpBuilder &b, Location loc, StringRef value) {
-  std::string &name = strings[value];
-  if (name.empty()) {
-    name = "__tic_str_" + std::to_string(strings.size() - 1);
-    OpBuilder gb = OpBuilder::atBlockBegin(module.getBody());
-    std::string data = value.str();
-    data.push_back('\0');
-    auto ty = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), data.size());
-    LLVM::GlobalOp::create(gb, loc, ty, /*isConstant=*/true,
-                           LLVM::Linkage::Internal, name, gb.getStringAttr(data),
-                           /*alignment=*/1);
-  }
-  return LLVM::AddressOfOp::create(b, loc, ptrTy, name);
-}
-
-static LLVM::AtomicBinOp atomicBinOp(tc::AtomicKind kind, Type t) {
-  bool f = isa<FloatType>(t);
-  switch (kind) {
-  case tc::AtomicKind::add: return f ? LLVM::AtomicBinOp::fadd : LLVM::AtomicBinOp::add;
-  case tc::AtomicKind::sub: return f ? LLVM::AtomicBinOp::fsub : LLVM::AtomicBinOp::sub;
-  case tc::AtomicKind::min: return f ? LLVM::AtomicBinOp::fmin : LLVM::AtomicBinOp::min;
-  case tc::AtomicKind::max: return f ? LLVM::AtomicBinOp::fmax : LLVM::AtomicBinOp::max;
-  case tc::AtomicKind::and_: return LLVM::AtomicBinOp::_and;
-  case tc::AtomicKind::or_: return LLVM::AtomicBinOp::_or;
-  case tc::AtomicKind::xor_: return LLVM::AtomicBinOp::_xor;
-  }
-  llvm_unreachable("kind");
-}
 
 /// struct tc_ndarray { void *data; int32_t ndim; int64_t shape[8]; int32_t dtype; }
 static Type ndarrayStructType(MLIRContext *ctx) {
@@ -222,7 +203,7 @@ LogicalResult Lowering::lowerNDArrayOps(func::FuncOp fn,
       LLVM::StoreOp::create(b, loc, st.getValue(), addr, align);
     } else if (auto rmw = dyn_cast<tc::NDArrayAtomicRMWOp>(op)) {
       Value old = LLVM::AtomicRMWOp::create(
-          b, loc, atomicBinOp(rmw.getKind(), info.elementType), addr,
+          b, loc, toLLVMAtomicBinOp(rmw.getKind(), info.elementType), addr,
           rmw.getValue(), LLVM::AtomicOrdering::monotonic);
       rmw.replaceAllUsesWith(old);
     }
@@ -632,13 +613,7 @@ LogicalResult Lowering::lowerContextOps(Operation *fn, FnContext fc) {
       auto ifOp = scf::IfOp::create(b, loc, notCond, /*withElse=*/false);
       OpBuilder tb = ifOp.getThenBodyBuilder();
       Value msg = globalString(tb, loc, a.getMessage());
-      Value where;
-      if (auto fl = dyn_cast<FileLineColLoc>(loc))
-        where = globalString(tb, loc, (fl.getFilename().getValue() + ":" +
-                                       Twine(fl.getLine()) + ":" + Twine(fl.getColumn()))
-                                          .str());
-      else
-        where = LLVM::ZeroOp::create(tb, loc, ptrTy);
+      Value where = sourceLocation(tb, loc);
       auto f = runtimeFunc("tic_rt_report_assert", i32, {ptrTy, ptrTy, ptrTy});
       LLVM::CallOp::create(tb, loc, f, ValueRange{fc.ctx, msg, where});
     } else if (auto bc = dyn_cast<tc::BoundsCheckOp>(op)) {
@@ -647,13 +622,7 @@ LogicalResult Lowering::lowerContextOps(Operation *fn, FnContext fc) {
       auto ifOp = scf::IfOp::create(b, loc, bad, /*withElse=*/false);
       OpBuilder tb = ifOp.getThenBodyBuilder();
       Value field = globalString(tb, loc, bc.getField());
-      Value where;
-      if (auto fl = dyn_cast<FileLineColLoc>(loc))
-        where = globalString(tb, loc, (fl.getFilename().getValue() + ":" +
-                                       Twine(fl.getLine()) + ":" + Twine(fl.getColumn()))
-                                          .str());
-      else
-        where = LLVM::ZeroOp::create(tb, loc, ptrTy);
+      Value where = sourceLocation(tb, loc);
       Value axis = arith::ConstantIntOp::create(tb, loc, i32, bc.getAxis());
       Value index = arith::ExtSIOp::create(tb, loc, i64, bc.getIndex());
       Value extent = arith::ExtSIOp::create(tb, loc, i64, bc.getExtent());

@@ -8,6 +8,7 @@
 
 #include "InterfaceUtil.h"
 
+#include "tic/Conversion/LLVMUtils.h"
 #include "tic/Target/Interface.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -39,7 +40,8 @@ public:
   Generator(ModuleOp module, const ModuleInterface &m)
       : module(module), m(m), ctx(module.getContext()), loc(module.getLoc()),
         ptrTy(LLVM::LLVMPointerType::get(ctx)), i8(IntegerType::get(ctx, 8)),
-        i32(IntegerType::get(ctx, 32)), i64(IntegerType::get(ctx, 64)) {}
+        i32(IntegerType::get(ctx, 32)), i64(IntegerType::get(ctx, 64)),
+        strings(module, "__tic_iface_str_") {}
 
   LogicalResult run();
 
@@ -47,24 +49,9 @@ private:
   // --- helpers ------------------------------------------------------------
   LLVM::LLVMFuncOp runtimeFunc(StringRef name, Type result, ArrayRef<Type> args,
                                bool vararg = false) {
-    if (auto f = module.lookupSymbol<LLVM::LLVMFuncOp>(name)) return f;
-    OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
-    return LLVM::LLVMFuncOp::create(b, loc, name,
-                                    LLVM::LLVMFunctionType::get(result, args, vararg));
+    return declareRuntimeFunc(module, name, result, args, vararg);
   }
-  Value str(OpBuilder &b, StringRef s) {
-    std::string &name = strings[s];
-    if (name.empty()) {
-      name = "__tic_iface_str_" + std::to_string(strings.size() - 1);
-      OpBuilder gb = OpBuilder::atBlockBegin(module.getBody());
-      std::string data = s.str();
-      data.push_back('\0');
-      auto ty = LLVM::LLVMArrayType::get(i8, data.size());
-      LLVM::GlobalOp::create(gb, loc, ty, /*isConstant=*/true, LLVM::Linkage::Internal,
-                             name, gb.getStringAttr(data), /*alignment=*/1);
-    }
-    return LLVM::AddressOfOp::create(b, loc, ptrTy, name);
-  }
+  Value str(OpBuilder &b, StringRef s) { return strings.get(b, loc, s); }
   Value cst(OpBuilder &b, Type t, int64_t v) {
     return LLVM::ConstantOp::create(b, loc, t, b.getIntegerAttr(t, v));
   }
@@ -190,7 +177,7 @@ private:
   MLIRContext *ctx;
   Location loc;
   Type ptrTy, i8, i32, i64;
-  llvm::StringMap<std::string> strings;
+  GlobalStrings strings;
   bool failed_ = false;
 };
 

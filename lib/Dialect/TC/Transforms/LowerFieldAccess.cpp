@@ -11,6 +11,8 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 
+#include "tic/Conversion/LLVMUtils.h"
+
 #include "llvm/ADT/MapVector.h"
 
 namespace tic {
@@ -51,20 +53,6 @@ static Value buildComponentAddress(OpBuilder &b, Location loc,
   }
   return snode::PlacePtrOp::create(b, loc, LLVM::LLVMPointerType::get(ctx), cur,
                                    pl.name, comp);
-}
-
-static LLVM::AtomicBinOp getAtomicBinOp(tc::AtomicKind kind, Type t) {
-  bool isFloat = isa<FloatType>(t);
-  switch (kind) {
-  case tc::AtomicKind::add: return isFloat ? LLVM::AtomicBinOp::fadd : LLVM::AtomicBinOp::add;
-  case tc::AtomicKind::sub: return isFloat ? LLVM::AtomicBinOp::fsub : LLVM::AtomicBinOp::sub;
-  case tc::AtomicKind::min: return isFloat ? LLVM::AtomicBinOp::fmin : LLVM::AtomicBinOp::min;
-  case tc::AtomicKind::max: return isFloat ? LLVM::AtomicBinOp::fmax : LLVM::AtomicBinOp::max;
-  case tc::AtomicKind::and_: return LLVM::AtomicBinOp::_and;
-  case tc::AtomicKind::or_: return LLVM::AtomicBinOp::_or;
-  case tc::AtomicKind::xor_: return LLVM::AtomicBinOp::_xor;
-  }
-  llvm_unreachable("atomic kind");
 }
 
 struct LowerFieldAccessPass
@@ -136,7 +124,7 @@ struct LowerFieldAccessPass
       } else if (auto rmw = dyn_cast<tc::AtomicRMWOp>(op)) {
         Value addr = buildComponentAddress(b, loc, *pl, rmw.getIndices(), rmw.getComp());
         Type t = rmw.getValue().getType();
-        auto old = LLVM::AtomicRMWOp::create(b, loc, getAtomicBinOp(rmw.getKind(), t),
+        auto old = LLVM::AtomicRMWOp::create(b, loc, toLLVMAtomicBinOp(rmw.getKind(), t),
                                              addr, rmw.getValue(),
                                              LLVM::AtomicOrdering::monotonic);
         tag(old, field);
