@@ -21,6 +21,13 @@ using namespace bench;
 
 namespace {
 
+/// Quadratic B-spline weights of the 3x3 stencil (MLS-MPM, as in mpm88.tc).
+inline void bspline(float f, float w[3]) {
+  w[0] = 0.5f * (1.5f - f) * (1.5f - f);
+  w[1] = 0.75f - (f - 1.0f) * (f - 1.0f);
+  w[2] = 0.5f * (f - 0.5f) * (f - 0.5f);
+}
+
 struct Ref {
   static constexpr int np = MPM_NP, ng = MPM_NG, bound = 3;
   const float dx = (float)(1.0 / ng);
@@ -46,12 +53,9 @@ struct Ref {
       float X0 = x[2 * p] / dx, X1 = x[2 * p + 1] / dx;
       int b0 = (int)(X0 - 0.5f), b1 = (int)(X1 - 0.5f);
       float f0 = X0 - b0, f1 = X1 - b1;
-      float w0[3] = {0.5f * (1.5f - f0) * (1.5f - f0),
-                     0.75f - (f0 - 1.0f) * (f0 - 1.0f),
-                     0.5f * (f0 - 0.5f) * (f0 - 0.5f)};
-      float w1[3] = {0.5f * (1.5f - f1) * (1.5f - f1),
-                     0.75f - (f1 - 1.0f) * (f1 - 1.0f),
-                     0.5f * (f1 - 0.5f) * (f1 - 0.5f)};
+      float w0[3], w1[3];
+      bspline(f0, w0);
+      bspline(f1, w1);
       float stress = -dt * 4.0f * E * p_vol * (J[p] - 1.0f) / (dx * dx);
       float a00 = stress + p_mass * C[4 * p], a01 = p_mass * C[4 * p + 1];
       float a10 = p_mass * C[4 * p + 2], a11 = stress + p_mass * C[4 * p + 3];
@@ -94,12 +98,9 @@ struct Ref {
       float X0 = x[2 * p] / dx, X1 = x[2 * p + 1] / dx;
       int b0 = (int)(X0 - 0.5f), b1 = (int)(X1 - 0.5f);
       float f0 = X0 - b0, f1 = X1 - b1;
-      float w0[3] = {0.5f * (1.5f - f0) * (1.5f - f0),
-                     0.75f - (f0 - 1.0f) * (f0 - 1.0f),
-                     0.5f * (f0 - 0.5f) * (f0 - 0.5f)};
-      float w1[3] = {0.5f * (1.5f - f1) * (1.5f - f1),
-                     0.75f - (f1 - 1.0f) * (f1 - 1.0f),
-                     0.5f * (f1 - 0.5f) * (f1 - 0.5f)};
+      float w0[3], w1[3];
+      bspline(f0, w0);
+      bspline(f1, w1);
       float nv0 = 0, nv1 = 0, c00 = 0, c01 = 0, c10 = 0, c11 = 0;
       for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j) {
