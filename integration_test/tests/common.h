@@ -33,40 +33,39 @@ static int tic_test_failures = 0;
 
 /* Compares got[i] with want[i] (|d| <= atol + rtol * |want|), printing the
  * first few mismatches; returns the number of mismatches. */
+/* One float comparison; prints the first few mismatches. */
+static inline void check_close(const char *what, size_t i, double got,
+                               double want, double rtol, double atol, int *bad) {
+  if (!(fabs(got - want) <= atol + rtol * fabs(want))) {
+    if (*bad < 10)
+      fprintf(stderr, "%s[%lu]: got %.9g, want %.9g\n", what, (unsigned long)i,
+              got, want);
+    ++*bad;
+  }
+}
+
+static inline int report_mismatches(const char *what, int bad, size_t n) {
+  if (bad) fprintf(stderr, "%s: %d of %lu values differ\n", what, bad, (unsigned long)n);
+  tic_test_failures += bad != 0;
+  return bad;
+}
+
 static inline int compare_f64(const char *what, const double *got, const double *want,
                        size_t n, double rtol, double atol) {
   size_t i;
   int bad = 0;
-  for (i = 0; i < n; ++i) {
-    double d = fabs(got[i] - want[i]);
-    if (!(d <= atol + rtol * fabs(want[i]))) {
-      if (bad < 10)
-        fprintf(stderr, "%s[%lu]: got %.9g, want %.9g\n", what,
-                (unsigned long)i, got[i], want[i]);
-      ++bad;
-    }
-  }
-  if (bad) fprintf(stderr, "%s: %d of %lu values differ\n", what, bad, (unsigned long)n);
-  tic_test_failures += bad != 0;
-  return bad;
+  for (i = 0; i < n; ++i)
+    check_close(what, i, got[i], want[i], rtol, atol, &bad);
+  return report_mismatches(what, bad, n);
 }
 
 static inline int compare_f32(const char *what, const float *got, const float *want,
                        size_t n, double rtol, double atol) {
   size_t i;
   int bad = 0;
-  for (i = 0; i < n; ++i) {
-    double d = fabs((double)got[i] - (double)want[i]);
-    if (!(d <= atol + rtol * fabs((double)want[i]))) {
-      if (bad < 10)
-        fprintf(stderr, "%s[%lu]: got %.9g, want %.9g\n", what,
-                (unsigned long)i, got[i], want[i]);
-      ++bad;
-    }
-  }
-  if (bad) fprintf(stderr, "%s: %d of %lu values differ\n", what, bad, (unsigned long)n);
-  tic_test_failures += bad != 0;
-  return bad;
+  for (i = 0; i < n; ++i)
+    check_close(what, i, got[i], want[i], rtol, atol, &bad);
+  return report_mismatches(what, bad, n);
 }
 
 static inline int compare_i64(const char *what, const long long *got,
@@ -80,9 +79,7 @@ static inline int compare_i64(const char *what, const long long *got,
                 (unsigned long)i, got[i], want[i]);
       ++bad;
     }
-  if (bad) fprintf(stderr, "%s: %d of %lu values differ\n", what, bad, (unsigned long)n);
-  tic_test_failures += bad != 0;
-  return bad;
+  return report_mismatches(what, bad, n);
 }
 
 #define EXPECT_TRUE(cond)                                                      \
