@@ -58,12 +58,7 @@ void DiagnosticEngine::report(Severity sev, SourceRange range,
   if (sev == Severity::Error) {
     if (limitReached()) {
       lastWasSuppressed = true;
-      if (!limitNoticePrinted) {
-        limitNoticePrinted = true;
-        os << (colors ? kRed : "") << "fatal error: " << (colors ? kReset : "")
-           << (colors ? kBold : "") << "too many errors emitted, stopping now"
-           << (colors ? kReset : "") << "\n";
-      }
+      printLimitNotice();
       return;
     }
     ++errorCount;
@@ -153,4 +148,18 @@ void DiagnosticEngine::report(Severity sev, SourceRange range,
   if (colors)
     os << kReset;
   os << "\n";
+}
+
+void DiagnosticEngine::printLimitNotice() {
+  if (limitNoticePrinted)
+    return;
+  limitNoticePrinted = true;
+  os << (colors ? kRed : "") << "fatal error: " << (colors ? kReset : "")
+     << (colors ? kBold : "") << "too many errors emitted, stopping now"
+     << (colors ? kReset : "") << "\n";
+}
+
+void DiagnosticEngine::finish() {
+  if (limitReached())
+    printLimitNotice();
 }

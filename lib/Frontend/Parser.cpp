@@ -135,12 +135,8 @@ public:
   void syntaxError(antlr4::Recognizer *recognizer, antlr4::Token *offending,
                    size_t line, size_t col, const std::string &msg,
                    std::exception_ptr e) override {
-    if (diags.limitReached()) {
-      // One more report prints the engine's "too many errors" notice; then
-      // stop parsing (parseProgram catches this).
-      diags.error(SourceRange(), "");
+    if (diags.limitReached()) // stop parsing (parseProgram catches this)
       throw antlr4::ParseCancellationException();
-    }
     auto *parser = dynamic_cast<antlr4::Parser *>(recognizer);
     if (!parser || !offending) {
       // Lexer errors are reported from the token stream instead.
@@ -421,10 +417,8 @@ bool prescan(antlr4::CommonTokenStream &tokens, DiagnosticEngine &diags,
       }
       break;
     }
-    if (diags.limitReached()) {
-      diags.error(SourceRange(), ""); // prints the "too many errors" notice
+    if (diags.limitReached())
       return false;
-    }
   }
   return ok;
 }
@@ -1054,10 +1048,8 @@ bool checkEncoding(const SourceFile &file, DiagnosticEngine &diags,
     msg << "invalid UTF-8 byte 0x" << std::hex << std::setw(2)
         << std::setfill('0') << (unsigned)c << " in source";
     diags.error(SourceRange(loc), msg.str());
-    if (diags.limitReached()) {
-      diags.error(SourceRange(), ""); // prints the "too many errors" notice
+    if (diags.limitReached())
       return false;
-    }
     ++i;
   }
   if (!ok || !nonAscii)

@@ -189,6 +189,9 @@ int runCodeGen(const Options &opts, const sema::CheckedModule &checked,
 #endif
 }
 
+int runStages(const Options &opts, const SourceFile &file,
+              DiagnosticEngine &diags);
+
 int compile(const Options &opts) {
   std::string text, error;
   if (!readInput(opts.input, text, error))
@@ -202,7 +205,15 @@ int compile(const Options &opts) {
   diags.setErrorLimit(opts.errorLimit);
   diags.setWarningsAsErrors(opts.werror);
   diags.setSuppressWarnings(opts.noWarnings);
+  int rc = runStages(opts, file, diags);
+  diags.finish();
+  return rc;
+}
 
+/// Parse, check and emit `file`; diagnostics go to `diags`.
+int runStages(const Options &opts, const SourceFile &file,
+              DiagnosticEngine &diags) {
+  std::string error;
   std::unique_ptr<ast::Program> program = parseProgram(file, diags);
   if (!program || diags.hasErrors())
     return 1;

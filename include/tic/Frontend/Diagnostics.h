@@ -85,6 +85,9 @@ public:
   void setSuppressWarnings(bool v) { noWarnings = v; }
   /// True once the error limit was hit: callers may stop early.
   bool limitReached() const { return errorLimit && errorCount >= errorLimit; }
+  /// Called when compilation stops: prints the "too many errors" notice if
+  /// the error limit was reached (once, whoever stopped early because of it).
+  void finish();
 
   const SourceFile &file() const { return src; }
 
@@ -99,6 +102,8 @@ private:
   unsigned warningCount = 0;
   bool limitNoticePrinted = false;
   bool lastWasSuppressed = false;
+
+  void printLimitNotice();
 };
 
 } // namespace tic
