@@ -269,18 +269,28 @@ RV Generator::genIndex(const tast::IndexExpr &e) {
     unsupported(e.range, "this tuple index");
     return {};
   }
-  RV base = gen(e.base.get());
-  const tic::Type *bt = e.base->type;
-  unsigned rows = 0, cols = 1;
-  if (auto *v = tic::dyn_cast<tic::VectorType>(bt))
-    rows = v->size;
-  else if (auto *mt = tic::dyn_cast<tic::MatrixType>(bt))
-    rows = mt->rows, cols = mt->cols;
-  bool rowSel = e.indexKind == IK::Matrix && e.indices.size() == 1;
   if (e.indexKind != IK::Vector && e.indexKind != IK::Matrix) {
     unsupported(e.range, "this index expression");
     return {};
   }
+  RV base = gen(e.base.get());
+  ComponentSelect cs;
+  if (!selectComponents(e, e.base->type, cs))
+    return {};
+  return cs.isStatic ? pickComponents(base, cs.pick)
+                     : dynamicPick(base, cs.sel, cs.alts);
+}
+
+bool Generator::selectComponents(const tast::IndexExpr &e,
+                                 const tic::Type *baseType,
+                                 ComponentSelect &out) {
+  using IK = tast::IndexExpr::IndexKind;
+  unsigned rows = 0, cols = 1;
+  if (auto *v = tic::dyn_cast<tic::VectorType>(baseType))
+    rows = v->size;
+  else if (auto *mt = tic::dyn_cast<tic::MatrixType>(baseType))
+    rows = mt->rows, cols = mt->cols;
+  bool rowSel = e.indexKind == IK::Matrix && e.indices.size() == 1;
   unsigned width = rowSel ? cols : 1;
   unsigned n = e.indexKind == IK::Vector ? rows : (rowSel ? rows : rows * cols);
   int64_t c0 = 0, c1 = 0;
@@ -290,30 +300,29 @@ RV Generator::genIndex(const tast::IndexExpr &e) {
     int64_t k = e.indexKind == IK::Matrix && !rowSel ? c0 * cols + c1 : c0;
     if (k < 0 || k >= int64_t(n)) {
       error(e.range, "index " + std::to_string(k) + " is out of range");
-      return {};
+      return false;
     }
-    std::vector<unsigned> pick;
+    out.isStatic = true;
     for (unsigned i = 0; i < width; ++i)
-      pick.push_back(unsigned(k) * width + i);
-    return pickComponents(base, pick);
+      out.pick.push_back(unsigned(k) * width + i);
+    return true;
   }
-  Value sel;
+  out.isStatic = false;
   if (e.indexKind == IK::Matrix && !rowSel) {
     Value r = toI32(gen(e.indices[0].get()));
     Value c = toI32(gen(e.indices[1].get()));
-    sel = arith::AddIOp::create(
+    out.sel = arith::AddIOp::create(
         b, curLoc, arith::MulIOp::create(b, curLoc, r, cI32(cols)), c);
   } else {
-    sel = toI32(gen(e.indices[0].get()));
+    out.sel = toI32(gen(e.indices[0].get()));
   }
-  std::vector<std::vector<unsigned>> alts;
   for (unsigned k = 0; k < n; ++k) {
     std::vector<unsigned> a;
     for (unsigned i = 0; i < width; ++i)
       a.push_back(k * width + i);
-    alts.push_back(a);
+    out.alts.push_back(a);
   }
-  return dynamicPick(base, sel, alts);
+  return true;
 }
 
 RV Generator::genMember(const tast::MemberExpr &e) {

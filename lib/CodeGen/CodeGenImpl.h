@@ -391,6 +391,19 @@ private:
   // ---- lvalues
   bool genLValue(const tast::Expr *e, LV &lv);
   bool refineLValue(LV &lv, const tast::Expr *e);
+  /// How `v[k]`, `m[r, c]` or the row `m[r]` selects components of a
+  /// scalarized vector or matrix of type `baseType`: a fixed list when the
+  /// indices are compile-time constants, else a run-time selector among
+  /// alternatives. Shared by reads and assignments.
+  struct ComponentSelect {
+    bool isStatic = true;
+    std::vector<unsigned> pick;              // static: the components
+    Value sel;                               // dynamic: which alternative
+    std::vector<std::vector<unsigned>> alts; // dynamic: the alternatives
+  };
+  /// Returns false after reporting a constant index out of range.
+  bool selectComponents(const tast::IndexExpr &e, const tic::Type *baseType,
+                        ComponentSelect &out);
   /// With bounds checks: emits `tc.assert` on the indices of `lv` and
   /// branches around the access when they are out of range. Returns the
   /// merge block (null: no check needed); the caller performs the access at

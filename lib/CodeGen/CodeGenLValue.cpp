@@ -188,59 +188,17 @@ bool Generator::refineLValue(LV &lv, const tast::Expr *e) {
   }
   auto *ix = tic::cast<tast::IndexExpr>(e);
   using IK = tast::IndexExpr::IndexKind;
-  std::vector<int64_t> cidx;
-  bool allConst = true;
-  for (auto &i : ix->indices) {
-    int64_t c;
-    if (constInt(i.get(), c))
-      cidx.push_back(c);
-    else
-      allConst = false, cidx.push_back(-1);
-  }
-  unsigned rows = 0, cols = 0;
-  if (auto *v = tic::dyn_cast<tic::VectorType>(bt))
-    rows = v->size, cols = 1;
-  else if (auto *mt = tic::dyn_cast<tic::MatrixType>(bt))
-    rows = mt->rows, cols = mt->cols;
   if (ix->indexKind != IK::Vector && ix->indexKind != IK::Matrix) {
     error(e->range, "this expression cannot be assigned");
     return false;
   }
-  bool rowSel = ix->indexKind == IK::Matrix && ix->indices.size() == 1;
-  unsigned width = rowSel ? cols : 1;
-  unsigned n =
-      ix->indexKind == IK::Vector ? rows : (rowSel ? rows : rows * cols);
-  if (allConst) {
-    int64_t k = ix->indexKind == IK::Matrix && !rowSel
-                    ? cidx[0] * cols + cidx[1]
-                    : cidx[0];
-    if (k < 0 || k >= int64_t(n)) {
-      error(e->range, "index " + std::to_string(k) + " is out of range");
-      return false;
-    }
-    std::vector<unsigned> pick;
-    for (unsigned i = 0; i < width; ++i)
-      pick.push_back(unsigned(k) * width + i);
-    applyStatic(pick);
-  } else {
-    Value sel;
-    if (ix->indexKind == IK::Matrix && !rowSel) {
-      Value r = toI32(gen(ix->indices[0].get()));
-      Value c = toI32(gen(ix->indices[1].get()));
-      sel = arith::AddIOp::create(
-          b, curLoc, arith::MulIOp::create(b, curLoc, r, cI32(cols)), c);
-    } else {
-      sel = toI32(gen(ix->indices[0].get()));
-    }
-    std::vector<std::vector<unsigned>> choices;
-    for (unsigned k = 0; k < n; ++k) {
-      std::vector<unsigned> c;
-      for (unsigned i = 0; i < width; ++i)
-        c.push_back(k * width + i);
-      choices.push_back(c);
-    }
-    applyDynamic(choices, sel);
-  }
+  ComponentSelect cs;
+  if (!selectComponents(*ix, bt, cs))
+    return false;
+  if (cs.isStatic)
+    applyStatic(cs.pick);
+  else
+    applyDynamic(cs.alts, cs.sel);
   lv.type = e->type;
   return true;
 }
