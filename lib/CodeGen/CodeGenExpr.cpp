@@ -57,8 +57,17 @@ RV Generator::convTo(const RV &v, const std::vector<ST> &to) {
       r.push(zero(t), t);
     return r;
   }
+  // A scalar broadcasts; anything else converts component by component. A
+  // count mismatch is a code generator bug, never a silent truncation.
+  if (v.size() != 1 && v.size() != to.size()) {
+    error(curRange, "internal error: converting " + std::to_string(v.size()) +
+                          " components to " + std::to_string(to.size()));
+    for (ST t : to)
+      r.push(zero(t), t);
+    return r;
+  }
   for (size_t i = 0; i < to.size(); ++i) {
-    size_t j = v.size() == 1 ? 0 : std::min(i, v.size() - 1);
+    size_t j = v.size() == 1 ? 0 : i;
     r.push(conv(v.v[j], v.ts[j], to[i]), to[i]);
   }
   return r;
@@ -121,13 +130,16 @@ RV Generator::gen(const tast::Expr *e) {
   if (nswIndexArith && !isIndexChainOp(e))
     nswIndexArith = false;
   Location saved = curLoc;
+  SourceRange savedRange = curRange;
   curLoc = loc(e->range);
+  curRange = e->range;
   RV r;
   if (e->constValue && isValueType(e->type) &&
       e->constValue->kind != tsema::ConstValue::Kind::String &&
       e->constValue->kind != tsema::ConstValue::Kind::Type) {
     r = constRV(*e->constValue, e->type);
     curLoc = saved;
+    curRange = savedRange;
     return r;
   }
   using K = tast::Expr::Kind;
@@ -195,6 +207,7 @@ RV Generator::gen(const tast::Expr *e) {
     break;
   }
   curLoc = saved;
+  curRange = savedRange;
   return r;
 }
 
@@ -820,8 +833,10 @@ RV Generator::genCall(const tast::CallExpr &e) {
   using CK = tast::CallExpr::CallKind;
   switch (e.callKind) {
   case CK::Cast: {
+    // `f32(v)` on a vector or matrix converts every component: the checked
+    // type is the elementwise result, the callee only names the element type.
     RV v = e.args.empty() ? RV() : gen(e.args[0].value.get());
-    return convTo(v, e.target ? e.target : e.type);
+    return convTo(v, e.type ? e.type : e.target);
   }
   case CK::Construct: {
     RV all;

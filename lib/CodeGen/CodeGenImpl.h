@@ -438,6 +438,8 @@ private:
   OpBuilder b;
   std::string fileName;
   Location curLoc = UnknownLoc::get(&ctx);
+  /// The source range of the expression being generated (for diagnostics).
+  SourceRange curRange;
   bool failed = false;
 
   std::map<const tsema::SNode *, std::string> nodeNames;
