@@ -50,7 +50,10 @@ grammar TC;
 
 program : moduleDecl? topDecl* EOF ;
 
-moduleDecl : KwModule Identifier Semi ;
+// `module NAME;`, `module NAME(default_fp: f64);` or `module(default_fp: f64);`
+moduleDecl
+  : KwModule Identifier? (LParen moduleOption (Comma moduleOption)* Comma? RParen)? Semi ;
+moduleOption : Identifier Colon typeExpr ;
 
 topDecl
   : constDecl

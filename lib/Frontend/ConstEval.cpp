@@ -56,6 +56,30 @@ ConstValue ConstValue::makeType(const Type *t) {
   return c;
 }
 
+bool ConstValue::isExactFloat() const {
+  if (kind == Kind::Float)
+    return exact;
+  if (kind != Kind::Aggregate || elems.empty())
+    return false;
+  for (const ConstValue &e : elems)
+    if (!e.isExactFloat())
+      return false;
+  return true;
+}
+
+/// Whether `v` may take part in exact (double) folding: an integer, a bool
+/// or an exact float.
+static bool foldsExactly(const ConstValue &v) {
+  return v.kind == ConstValue::Kind::Int || v.kind == ConstValue::Kind::Bool ||
+         (v.kind == ConstValue::Kind::Float && v.exact);
+}
+
+static ConstValue makeExactFloat(double v, const Type *t) {
+  ConstValue c = ConstValue::makeFloat(v, t);
+  c.exact = true;
+  return c;
+}
+
 double ConstValue::asDouble() const {
   switch (kind) {
   case Kind::Int: {
@@ -209,13 +233,17 @@ double sema::roundFloat(double v, const ScalarType *t) {
   return v;
 }
 
-static ConstValue convertScalar(const ConstValue &v, const ScalarType *to) {
+static ConstValue convertScalar(const ConstValue &v, const ScalarType *to,
+                                bool keepExact = false) {
   if (to->isBool())
     return ConstValue::makeBool(v.kind == ConstValue::Kind::Float ? v.f != 0
                                                                   : v.asInt() != 0,
                                 to);
-  if (to->isFloat())
+  if (to->isFloat()) {
+    if (keepExact && foldsExactly(v))
+      return makeExactFloat(v.asDouble(), to);
     return ConstValue::makeFloat(roundFloat(v.asDouble(), to), to);
+  }
   // to integer
   if (v.kind == ConstValue::Kind::Float) {
     double d = std::trunc(v.f);
@@ -236,11 +264,11 @@ static ConstValue convertScalar(const ConstValue &v, const ScalarType *to) {
 }
 
 ConstValue sema::convertConst(const ConstValue &v, const Type *to,
-                              TypeContext &ctx) {
+                              TypeContext &ctx, bool keepExact) {
   if (auto *s = dynamic_cast<const ScalarType *>(to)) {
     if (v.kind == ConstValue::Kind::Aggregate)
       return v; // caller checked shapes; nothing sensible to do
-    return convertScalar(v, s);
+    return convertScalar(v, s, keepExact);
   }
   if (to->isTensor()) {
     auto *e = static_cast<const ScalarType *>(elementType(to));
@@ -254,10 +282,11 @@ ConstValue sema::convertConst(const ConstValue &v, const Type *to,
     std::vector<ConstValue> es;
     for (unsigned k = 0; k < n; ++k) {
       if (v.kind == ConstValue::Kind::Aggregate)
-        es.push_back(k < v.elems.size() ? convertScalar(v.elems[k], e)
-                                        : ConstValue::makeInt(0, e));
+        es.push_back(k < v.elems.size()
+                         ? convertScalar(v.elems[k], e, keepExact)
+                         : ConstValue::makeInt(0, e));
       else
-        es.push_back(convertScalar(v, e)); // broadcast
+        es.push_back(convertScalar(v, e, keepExact)); // broadcast
     }
     return ConstValue::makeAggregate(std::move(es), to);
   }
@@ -304,6 +333,9 @@ static std::optional<ConstValue> foldScalar(ast::BinaryOp op, const ConstValue &
     }
     if (!rt->isFloat())
       return convertScalar(ConstValue::makeFloat(r, nullptr), rt);
+    // Exact operands fold in double and stay exact (rounded once, at use).
+    if (foldsExactly(a) && foldsExactly(b))
+      return makeExactFloat(r, rt);
     return ConstValue::makeFloat(roundFloat(r, rt), rt);
   }
   bool uns = !rt->isSigned && rt->bits == 64;
@@ -409,10 +441,11 @@ std::optional<ConstValue> sema::foldUnary(ast::UnaryOp op, const ConstValue &a,
     return std::nullopt;
   switch (op) {
   case ast::UnaryOp::Plus:
-    return convertScalar(a, s);
+    return convertScalar(a, s, /*keepExact=*/true);
   case ast::UnaryOp::Neg:
     if (s->isFloat())
-      return ConstValue::makeFloat(-a.asDouble(), s);
+      return foldsExactly(a) ? makeExactFloat(-a.asDouble(), s)
+                             : ConstValue::makeFloat(-a.asDouble(), s);
     return ConstValue::makeInt(wrapInt(int64_t(0 - uint64_t(a.asInt())), s), s);
   case ast::UnaryOp::BitNot:
     if (s->isBool())
@@ -515,7 +548,8 @@ std::optional<ConstValue> sema::parseDefineValue(const std::string &text,
   // Float.
   std::string f = body;
   const ScalarType *ft = defaultFloat;
-  if (!f.empty() && (f.back() == 'f' || f.back() == 'F')) {
+  bool suffixed = !f.empty() && (f.back() == 'f' || f.back() == 'F');
+  if (suffixed) {
     f.pop_back();
     ft = ctx.f32();
   }
@@ -526,5 +560,7 @@ std::optional<ConstValue> sema::parseDefineValue(const std::string &text,
   double d = std::strtod(f.c_str(), &end);
   if (*end)
     return std::nullopt;
-  return ConstValue::makeFloat(roundFloat(neg ? -d : d, ft), ft);
+  if (suffixed) // `1.5f` is an f32 value; others stay exact
+    return ConstValue::makeFloat(roundFloat(neg ? -d : d, ft), ft);
+  return makeExactFloat(neg ? -d : d, ft);
 }

@@ -471,8 +471,17 @@ public:
 
   std::unique_ptr<Program> build(TCParser::ProgramContext *ctx) {
     auto prog = std::make_unique<Program>();
-    if (auto *m = ctx->moduleDecl())
-      prog->moduleName = identOf(m->Identifier());
+    if (auto *m = ctx->moduleDecl()) {
+      prog->moduleRange = rangeOf(m);
+      if (m->Identifier())
+        prog->moduleName = identOf(m->Identifier());
+      for (auto *o : m->moduleOption())
+        prog->moduleOptions.push_back(
+            {identOf(o->Identifier()), buildType(o->typeExpr())});
+      if (!m->Identifier() && m->moduleOption().empty())
+        diags.error(prog->moduleRange,
+                    "expected a module name or options after 'module'");
+    }
     for (auto *d : ctx->topDecl())
       if (DeclPtr decl = buildDecl(d))
         prog->decls.push_back(std::move(decl));

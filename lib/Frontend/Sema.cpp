@@ -137,18 +137,49 @@ void Sema::warning(SourceRange r, const std::string &m) {
   diags.warning(r, m);
 }
 
+void Sema::checkModuleOptions() {
+  std::map<std::string, SourceRange> seen;
+  for (auto &o : program.moduleOptions) {
+    auto [it, fresh] = seen.emplace(o.name.name, o.name.range);
+    if (!fresh) {
+      error(o.name.range, "module option '" + o.name.name + "' is given twice");
+      note(it->second, "first given here");
+      continue;
+    }
+    if (o.name.name != "default_fp") {
+      error(o.name.range, "unknown module option '" + o.name.name +
+                              "' (the module options are: default_fp)");
+      continue;
+    }
+    const Type *t = resolveType(*o.value, false, false);
+    if (!t)
+      continue;
+    if (!t->isScalar() || !static_cast<const ScalarType *>(t)->isFloat()) {
+      error(o.value->range,
+            "default_fp must be f16, f32 or f64, got '" + typeName(t) + "'");
+      continue;
+    }
+    defaultFloat = static_cast<const ScalarType *>(t);
+  }
+}
+
 std::unique_ptr<CheckedModule> Sema::run() {
   mod = std::make_unique<CheckedModule>();
   types = mod->types.get();
   st = &globalState;
   mod->name = program.moduleName.name.empty() ? opts.moduleStem
                                               : program.moduleName.name;
-  if (opts.defaultFloat != "f32" && opts.defaultFloat != "f64" &&
-      opts.defaultFloat != "f16")
-    error(SourceRange(), "invalid default float type '" + opts.defaultFloat + "'");
-  defaultFloat = opts.defaultFloat == "f64"   ? types->getFloat(64)
-                 : opts.defaultFloat == "f16" ? types->getFloat(16)
-                                              : types->f32();
+  defaultFloat = types->f32();
+  checkModuleOptions();
+  if (!opts.defaultFloat.empty()) {
+    if (opts.defaultFloat != "f32" && opts.defaultFloat != "f64" &&
+        opts.defaultFloat != "f16")
+      error(SourceRange(),
+            "invalid default float type '" + opts.defaultFloat + "'");
+    defaultFloat = opts.defaultFloat == "f64"   ? types->getFloat(64)
+                   : opts.defaultFloat == "f16" ? types->getFloat(16)
+                                                : types->f32();
+  }
   mod->defaultFloat = defaultFloat->str();
 
   auto *f32 = types->f32();
@@ -345,7 +376,9 @@ void Sema::checkConstant(ConstDecl &d) {
   auto info = std::make_unique<ConstantInfo>();
   info->name = d.name.name;
   info->type = t;
-  info->value = convertConst(*v, t, *types);
+  // An untyped constant (`const dt = 1e-4;`) keeps its exact value, rounded
+  // where it is used; a typed one (`const c: f32 = 0.1;`) is rounded now.
+  info->value = declT ? convertConst(*v, t, *types) : *v;
   info->range = d.name.range;
   for (auto &def : opts.defines) {
     if (def.first != d.name.name)
@@ -371,7 +404,7 @@ void Sema::checkConstant(ConstDecl &d) {
                                def.first + "' of type " + typeName(t));
       continue;
     }
-    ConstValue cv = convertConst(*pv, t, *types);
+    ConstValue cv = convertConst(*pv, t, *types, /*keepExact=*/!declT);
     if (st->isInt() && pv->kind == ConstValue::Kind::Int &&
         (cv.i != pv->i || (pv->i < 0 && !st->isSigned))) {
       error(SourceRange(), head + "value " + def.second + " is out of range for constant '" +
@@ -1559,6 +1592,7 @@ void Sema::checkAssign(AssignStmt &a) {
                            typeName(tt) + "' and '" + typeName(vt) + "')");
       return;
     }
+    adoptContextType(*a.value, p);
     checkConvertible(p, tt, *a.value, std::string("'") + spelling(a.op) + "'");
   } else {
     // Check `target op value` as a binary expression on copies of the types.
@@ -1585,6 +1619,7 @@ void Sema::checkAssign(AssignStmt &a) {
     }
     if (op == BinaryOp::Div && !elementType(p)->isFloat())
       p = types->getTensorLike(p, defaultFloat);
+    adoptContextType(*a.value, p);
     checkConvertible(p, tt, *a.value, std::string("'") + spelling(a.op) + "'");
   }
   if (global) {

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <functional>
+#include <limits>
 
 using namespace tic;
 using namespace tic::sema;
@@ -57,7 +58,12 @@ const Type *Sema::checkExpr(Expr &e) {
     auto *x = cast<FloatLitExpr>(&e);
     auto *ft = x->isF32 ? types->f32() : defaultFloat;
     t = ft;
-    setConst(e, ConstValue::makeFloat(roundFloat(x->value, ft), ft));
+    // `2.0f` is an f32 value; an unsuffixed literal is exact until a context
+    // or its use decides its precision (adoptContextType, code generation).
+    ConstValue v = ConstValue::makeFloat(
+        x->isF32 ? roundFloat(x->value, ft) : x->value, ft);
+    v.exact = !x->isF32;
+    setConst(e, v);
     break;
   }
   case Expr::BoolLit:
@@ -241,6 +247,22 @@ const Type *Sema::checkName(NameExpr &e) {
     setConst(e, ConstValue::makeType(bt->second));
     return types->getMeta(bt->second);
   }
+  // Builtin constants (Taichi's ti.math.pi, e, inf, nan): exact, so each
+  // takes the precision of its context (`x * pi` with `x: f64` uses the f64
+  // value). A local, global or parameter of the same name hides them.
+  static const std::pair<const char *, double> kConstants[] = {
+      {"pi", 3.14159265358979323846},
+      {"e", 2.71828182845904523536},
+      {"inf", std::numeric_limits<double>::infinity()},
+      {"nan", std::numeric_limits<double>::quiet_NaN()}};
+  for (auto &[name, value] : kConstants)
+    if (e.name == name) {
+      ConstValue v = ConstValue::makeFloat(value, defaultFloat);
+      v.exact = true;
+      e.ref.kind = NameRef::CompileTime;
+      setConst(e, v);
+      return defaultFloat;
+    }
   if (builtinFuncs.count(e.name)) {
     error(e.range, "builtin '" + e.name + "' must be called");
     return nullptr;
@@ -253,10 +275,41 @@ const Type *Sema::checkName(NameExpr &e) {
 // Conversions
 //===----------------------------------------------------------------------===//
 
+void Sema::adoptContextType(Expr &e, const Type *to) {
+  // `0.1 if c else 0.2` with a run-time `c`: each exact branch adopts `to`.
+  if (auto *t = dyn_cast<TernaryExpr>(&e); t && !constOf(e) && e.type) {
+    const ConstValue *a = constOf(*t->trueValue), *b = constOf(*t->falseValue);
+    const Type *et = elementType(to);
+    if (a && b && a->isExactFloat() && b->isExactFloat() && et &&
+        et->isFloat()) {
+      adoptContextType(*t->trueValue, to);
+      adoptContextType(*t->falseValue, to);
+      e.type = types->getTensorLike(e.type, et);
+    }
+    return;
+  }
+  const ConstValue *v = constOf(e);
+  if (!v || !e.type || !to || !v->isExactFloat())
+    return;
+  const Type *et = elementType(to);
+  if (!et || !et->isFloat() || !elementType(e.type))
+    return;
+  const Type *nt = types->getTensorLike(e.type, et);
+  if (!nt || nt == e.type)
+    return;
+  ConstValue c = convertConst(*v, nt, *types, /*keepExact=*/true);
+  e.type = nt;
+  setConst(e, std::move(c));
+}
+
 bool Sema::checkConvertible(const Type *from, const Type *to, Expr &at,
                             const std::string &what) {
   if (!from || !to)
     return false;
+  if (from == at.type) {
+    adoptContextType(at, to);
+    from = at.type;
+  }
   if (from == to)
     return true;
   auto fail = [&]() {
@@ -431,10 +484,14 @@ const Type *Sema::checkBinary(BinaryExpr &e) {
     break;
   }
   }
+  if (operandT) {
+    adoptContextType(*e.lhs, operandT);
+    adoptContextType(*e.rhs, operandT);
+  }
   const ConstValue *ca = constOf(*e.lhs), *cb = constOf(*e.rhs);
   if (ca && cb) {
-    ConstValue x = operandT ? convertConst(*ca, operandT, *types) : *ca;
-    ConstValue y = operandT ? convertConst(*cb, operandT, *types) : *cb;
+    ConstValue x = operandT ? convertConst(*ca, operandT, *types, true) : *ca;
+    ConstValue y = operandT ? convertConst(*cb, operandT, *types, true) : *cb;
     if (e.op == BinaryOp::Shl || e.op == BinaryOp::Shr)
       x = convertConst(*ca, r, *types);
     std::string err;
@@ -489,10 +546,12 @@ const Type *Sema::checkCompare(CompareExpr &e) {
       allConst = false;
       continue;
     }
+    adoptContextType(*e.operands[i], p);
+    adoptContextType(*e.operands[i + 1], p);
     const ConstValue *ca = constOf(*e.operands[i]), *cb = constOf(*e.operands[i + 1]);
     if (ca && cb && allConst) {
-      value = value && foldCompare(e.ops[i], convertConst(*ca, p, *types),
-                                   convertConst(*cb, p, *types));
+      value = value && foldCompare(e.ops[i], convertConst(*ca, p, *types, true),
+                                   convertConst(*cb, p, *types, true));
     } else {
       allConst = false;
     }
@@ -518,11 +577,13 @@ const Type *Sema::checkTernary(TernaryExpr &e) {
                        "' in conditional expression");
     return nullptr;
   }
+  adoptContextType(*e.trueValue, r);
+  adoptContextType(*e.falseValue, r);
   const ConstValue *cv = constOf(*e.cond);
   if (cv) {
     const ConstValue *v = constOf(cv->asDouble() != 0 ? *e.trueValue : *e.falseValue);
     if (v)
-      setConst(e, convertConst(*v, r, *types));
+      setConst(e, convertConst(*v, r, *types, /*keepExact=*/true));
   }
   return r;
 }
@@ -570,18 +631,21 @@ const Type *Sema::checkList(ListExpr &e) {
                                     typeName(ts[0]) + "'");
     return nullptr;
   }
-  // Fold.
+  // Exact elements take the list's element type (`[x, 0.1]` with `x: f64`);
+  // then fold.
   std::vector<ConstValue> es;
   const Type *el = elementType(r);
+  for (auto &x : e.elements)
+    adoptContextType(*x, el);
   for (auto &x : e.elements) {
     const ConstValue *v = constOf(*x);
     if (!v)
       return r;
     if (v->kind == ConstValue::Kind::Aggregate) {
       for (auto &c : v->elems)
-        es.push_back(convertConst(c, el, *types));
+        es.push_back(convertConst(c, el, *types, true));
     } else {
-      es.push_back(convertConst(*v, el, *types));
+      es.push_back(convertConst(*v, el, *types, true));
     }
   }
   setConst(e, ConstValue::makeAggregate(std::move(es), r));
@@ -1403,9 +1467,15 @@ const Type *Sema::checkBuiltin(CallExpr &e, Builtin b, Expr *receiver) {
     if (!allConst() || r->isTensor())
       return;
     auto *rs = static_cast<const ScalarType *>(r);
-    double x = constOf(*ops[0])->asDouble();
-    double y = fn(x);
-    if (rs->isFloat())
+    const ConstValue *c = constOf(*ops[0]);
+    double y = fn(c->asDouble());
+    // Math on exact constants folds in double, as Taichi does in Python
+    // (`ti.sqrt(2.0)` is `math.sqrt(2.0)`), and stays exact.
+    if (rs->isFloat() && (c->exact || c->isInt())) {
+      ConstValue v = ConstValue::makeFloat(y, rs);
+      v.exact = true;
+      setConst(e, v);
+    } else if (rs->isFloat())
       setConst(e, ConstValue::makeFloat(roundFloat(y, rs), rs));
     else
       setConst(e, convertConst(ConstValue::makeFloat(y, nullptr), rs, *types));
@@ -1445,9 +1515,11 @@ const Type *Sema::checkBuiltin(CallExpr &e, Builtin b, Expr *receiver) {
       return nullptr;
     }
     const Type *r = b == Builtin::Atan2 ? floatOf(p) : p;
+    adoptContextType(*ops[0], r);
+    adoptContextType(*ops[1], r);
     if (allConst() && r->isScalar()) {
-      ConstValue x = convertConst(*constOf(*ops[0]), r, *types);
-      ConstValue y = convertConst(*constOf(*ops[1]), r, *types);
+      ConstValue x = convertConst(*constOf(*ops[0]), r, *types, true);
+      ConstValue y = convertConst(*constOf(*ops[1]), r, *types, true);
       if (b == Builtin::Pow) {
         std::string err;
         auto f = foldBinary(BinaryOp::Pow, x, y, r, *types, err);
@@ -1459,7 +1531,11 @@ const Type *Sema::checkBuiltin(CallExpr &e, Builtin b, Expr *receiver) {
           setConst(e, *f);
       } else {
         auto *rs = static_cast<const ScalarType *>(r);
-        setConst(e, ConstValue::makeFloat(roundFloat(std::atan2(x.f, y.f), rs), rs));
+        bool exact = x.exact && y.exact;
+        double v = std::atan2(x.f, y.f);
+        ConstValue c = ConstValue::makeFloat(exact ? v : roundFloat(v, rs), rs);
+        c.exact = exact;
+        setConst(e, c);
       }
     }
     return r;
@@ -1481,10 +1557,12 @@ const Type *Sema::checkBuiltin(CallExpr &e, Builtin b, Expr *receiver) {
       }
       p = q;
     }
+    for (Expr *o : ops)
+      adoptContextType(*o, p);
     if (allConst() && p->isScalar()) {
       std::vector<ConstValue> vs;
       for (Expr *o : ops)
-        vs.push_back(convertConst(*constOf(*o), p, *types));
+        vs.push_back(convertConst(*constOf(*o), p, *types, true));
       auto less = [&](const ConstValue &x, const ConstValue &y) {
         return foldCompare(CmpOp::Lt, x, y);
       };
@@ -1516,9 +1594,12 @@ const Type *Sema::checkBuiltin(CallExpr &e, Builtin b, Expr *receiver) {
                          typeName(ts[2]) + "' in 'select'");
       return nullptr;
     }
+    adoptContextType(*ops[1], p);
+    adoptContextType(*ops[2], p);
     if (allConst() && ts[0]->isScalar())
-      setConst(e, convertConst(*constOf(*ops[constOf(*ops[0])->asDouble() != 0 ? 1 : 2]), p,
-                               *types));
+      setConst(e, convertConst(
+                      *constOf(*ops[constOf(*ops[0])->asDouble() != 0 ? 1 : 2]),
+                      p, *types, true));
     return p;
   }
   case Builtin::Random: {

@@ -156,6 +156,14 @@ public:
   const Type *checkFuncCall(ast::CallExpr &e, const ast::FunctionDecl &fd);
   /// Checks that a value of type `from` can be converted implicitly to
   /// `to`; warns on narrowing. `what` describes the context for messages.
+  /// An exact float constant (a literal, `pi`, a folded constant expression)
+  /// takes the float precision of the context it is used in: `x * 0.1` with
+  /// `x: f64`, `let a: f64 = 0.1`, `f64field[i] = 0.1` use the f64 value of
+  /// 0.1, not the f32 one. Retypes `e` (keeping its shape) when `to` has a
+  /// float element type; does nothing otherwise.
+  void adoptContextType(ast::Expr &e, const Type *to);
+  /// `module m(default_fp: f64);` (before anything is checked).
+  void checkModuleOptions();
   bool checkConvertible(const Type *from, const Type *to, ast::Expr &at,
                         const std::string &what);
   /// Converts the constant of `e` (if any) to `to` in place.

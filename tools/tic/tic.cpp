@@ -48,7 +48,7 @@ struct Options {
   std::string target = "host";
   std::string header;
   std::string cpu;
-  std::string defaultFp = "f32";
+  std::string defaultFp; // empty: the module's default_fp, else f32
   std::string color = "auto";
   bool werror = false;
   bool noWarnings = false;
@@ -288,7 +288,8 @@ int main(int argc, char **argv) {
                  "CPU to generate code for: a name (x86-64-v3, skylake, ...) or "
                  "'native' (default: portable x86-64-v2)");
   app.add_option("--default-fp", opts.defaultFp,
-                 "Type of float literals and random(): f32 (default) or f64")
+                 "Type of untyped float literals and random(): f32 or f64 "
+                 "(default: the module's default_fp, else f32)")
       ->check(CLI::IsMember({"f32", "f64"}));
   app.add_option("--color", opts.color,
                  "Coloured diagnostics: auto (default), always, never")

@@ -625,6 +625,13 @@ public:
 /// A whole source file.
 struct Program {
   Ident moduleName; // empty: the file's stem
+  /// `module m(default_fp: f64);`: module-wide settings, checked by Sema.
+  struct ModuleOption {
+    Ident name;
+    TypeExprPtr value;
+  };
+  std::vector<ModuleOption> moduleOptions;
+  SourceRange moduleRange; // the whole `module ...;` declaration
   std::vector<DeclPtr> decls;
 };
 

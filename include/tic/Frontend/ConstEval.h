@@ -26,8 +26,12 @@ int64_t wrapInt(int64_t v, const ScalarType *t);
 double roundFloat(double v, const ScalarType *t);
 
 /// Converts `v` to type `to` (scalar, or vector/matrix elementwise). Float
-/// to int truncates toward zero (C semantics, as a cast does).
-ConstValue convertConst(const ConstValue &v, const Type *to, TypeContext &ctx);
+/// to int truncates toward zero (C semantics, as a cast does). A conversion
+/// to a float type rounds to it, unless `keepExact` is set and the value is
+/// an integer or an exact float: then it stays exact (an implicit conversion
+/// of an untyped constant; see ConstValue::exact).
+ConstValue convertConst(const ConstValue &v, const Type *to, TypeContext &ctx,
+                        bool keepExact = false);
 
 /// Folds `a op b` where both operands already have the operation type
 /// `operandType` and the result has `resultType` (elementwise on

@@ -79,6 +79,12 @@ struct ConstValue {
   int64_t i = 0;
   double f = 0;
   bool b = false;
+  /// Float only: the value is exact, folded in double from literals, integers
+  /// and other exact constants, and not yet rounded to `type`. It is rounded
+  /// once, where it is used (code generation, a typed constant, a cast).
+  /// Taichi folds these expressions in Python, in double: `315 / 64 / pi`
+  /// rounds once, not after every step.
+  bool exact = false;
   std::string s;
   /// Aggregate: vector components, matrix elements row-major, tuple
   /// elements, struct members in order.
@@ -93,6 +99,8 @@ struct ConstValue {
 
   bool isInt() const { return kind == Kind::Int; }
   bool isFloat() const { return kind == Kind::Float; }
+  /// An exact float, or an aggregate of exact floats (see `exact`).
+  bool isExactFloat() const;
   /// Numeric value as double / int64 (bool -> 0/1, float truncated).
   double asDouble() const;
   int64_t asInt() const;
@@ -285,7 +293,9 @@ struct SemaOptions {
   std::string moduleStem = "module";  // used when there is no `module` decl
   /// -D overrides in command-line order: name -> value text.
   std::vector<std::pair<std::string, std::string>> defines;
-  std::string defaultFloat = "f32";   // "f32" or "f64"
+  /// "f32", "f64" or "f16"; empty: the module's `default_fp` option, else
+  /// f32. A value given here (`--default-fp`) overrides the module's.
+  std::string defaultFloat;
   bool debug = false;                 // -g
   unsigned maxRecursionDepth = 64;    // func instantiation depth
   unsigned maxUnroll = 4096;          // iterations of one static for

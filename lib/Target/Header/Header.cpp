@@ -315,7 +315,10 @@ std::string cScalar(const sema::ConstValue &v) {
     if (!std::isfinite(v.f)) return "";
     char buf[64];
     bool f32 = dt != "f64";
-    std::snprintf(buf, sizeof buf, f32 ? "%.9g" : "%.17g", v.f);
+    // An exact constant (sema::ConstValue::exact) is rounded to its C type
+    // here, once, and printed with enough digits to read back as that value.
+    double x = f32 ? double(float(v.f)) : v.f;
+    std::snprintf(buf, sizeof buf, f32 ? "%.9g" : "%.17g", x);
     std::string s = buf;
     if (s.find_first_of(".e") == std::string::npos) s += ".0";
     if (f32) s += "f";
