@@ -123,16 +123,20 @@ statement
   | KwContinue Semi                                                      # ContinueStmt
   | KwReturn expression? Semi                                            # ReturnStmt
   | KwStaticAssert LParen expression (Comma StringLiteral)? RParen Semi  # StaticAssertStmt
+  | expression (Comma expression)+ Assign expression (Comma expression)* Semi # TupleAssignStmt
   | expression op=(Assign | PlusAssign | MinusAssign | StarAssign | SlashAssign
                   | FloorDivAssign | PercentAssign | AmpAssign | PipeAssign
-                  | CaretAssign | ShlAssign | ShrAssign | PowAssign) expression Semi # AssignStmt
+                  | CaretAssign | ShlAssign | ShrAssign | PowAssign) expression
+    (Assign expression)* Semi                                            # AssignStmt
   | expression Identifier Assign expression Semi                         # NamedAssignStmt
   | expression Semi                                                      # ExprStmt
   | block                                                                # BlockStmt
   | Semi                                                                 # EmptyStmt
   ;
 
-ifStmt : KwIf expression block (KwElse (ifStmt | block))? ;
+ifStmt : KwIf expression block (KwElse (ifStmt | block) | elifClause)? ;
+// Python's `elif` is recognised only to report "write 'else if'".
+elifClause : KwElif expression block (KwElse (ifStmt | block) | elifClause)? ;
 
 // ---------------------------------------------------------------------------
 // Expressions, tightest first (Python precedence).
@@ -194,6 +198,7 @@ KwLet : 'let' ;
 KwVar : 'var' ;
 KwIf : 'if' ;
 KwElse : 'else' ;
+KwElif : 'elif' ;
 KwWhile : 'while' ;
 KwFor : 'for' ;
 KwIn : 'in' ;

@@ -174,6 +174,15 @@ RV Generator::genBuiltin(const tast::CallExpr &e) {
     return out;
   }
   switch (bi) {
+  case Builtin::Zero: {
+    // x * 0 (not a plain 0): -0.0 for negative x, NaN for NaN and inf.
+    RV x = gen(arg(0)), out;
+    for (size_t i = 0; i < x.size(); ++i)
+      out.push(scalarBinop(tast::BinaryOp::Mul, x.v[i], zero(x.ts[i]), x.ts[i],
+                           e.range),
+               x.ts[i]);
+    return out;
+  }
   case Builtin::Atan2:
   case Builtin::Min:
   case Builtin::Max: {
@@ -293,6 +302,7 @@ RV Generator::genBuiltin(const tast::CallExpr &e) {
   case Builtin::Dot:
   case Builtin::Cross:
   case Builtin::Norm:
+  case Builtin::NormInv:
   case Builtin::NormSqr:
   case Builtin::Normalized:
   case Builtin::OuterProduct:
@@ -544,13 +554,23 @@ RV Generator::genLinalg(const tast::CallExpr &e, ArrayRef<RV> argsIn) {
     out.push(dot(a[0], a[0]), t);
     return out;
   case Builtin::Norm:
-    out.push(math::SqrtOp::create(b, curLoc, dot(a[0], a[0])), t);
+  case Builtin::NormInv: {
+    Value s = dot(a[0], a[0]);
+    if (a.size() > 1)
+      s = add(s, a[1].v[0]);
+    out.push(e.builtin == Builtin::Norm
+                 ? Value(math::SqrtOp::create(b, curLoc, s))
+                 : Value(math::RsqrtOp::create(b, curLoc, s)),
+             t);
     return out;
+  }
   case Builtin::Normalized: {
     Value n = math::SqrtOp::create(b, curLoc, dot(a[0], a[0]));
+    if (a.size() > 1)
+      n = add(n, a[1].v[0]);
     Value inv = div(one(t), n);
     for (Value x : a[0].v)
-      out.push(mul(x, inv), t);
+      out.push(mul(inv, x), t);
     return out;
   }
   case Builtin::OuterProduct: {

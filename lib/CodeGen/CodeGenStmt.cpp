@@ -316,15 +316,30 @@ void Generator::genParallelFor(const tast::ForStmt &s) {
     int64_t step = 1;
     if (!loopBounds(s, lo, hi, ivType, step))
       return;
-    if (step != 1) {
-      unsupported(s.iterable->range, "a parallel range with a step");
-      return;
-    }
     ST bt = ivType.bits == 64 ? ST::i64() : ST::i32();
     for (auto &v : lo)
       v = conv(v, ivType, bt);
     for (auto &v : hi)
       v = conv(v, ivType, bt);
+    // range(a, b, step): the parallel loop runs over the trip count
+    // k in [0, n), n = ceil((b - a) / step) (0 when empty), and the loop
+    // variable is a + k * step.
+    Value stepBase;
+    if (step != 1) {
+      stepBase = lo[0];
+      Value span = step > 0 ? arith::SubIOp::create(b, l, hi[0], lo[0])
+                            : arith::SubIOp::create(b, l, lo[0], hi[0]);
+      Value zeroV = cInt(0, bt), oneV = cInt(1, bt);
+      Value trips = arith::AddIOp::create(
+          b, l,
+          arith::DivSIOp::create(b, l, arith::SubIOp::create(b, l, span, oneV),
+                                 cInt(step > 0 ? step : -step, bt)),
+          oneV);
+      Value nonEmpty =
+          arith::CmpIOp::create(b, l, arith::CmpIPredicate::sgt, span, zeroV);
+      lo[0] = zeroV;
+      hi[0] = arith::SelectOp::create(b, l, nonEmpty, trips, zeroV);
+    }
     auto pf = tic::tc::ParallelForOp::create(b, l, lo, hi);
     if (s.serialize)
       pf.setSerializeAttr(b.getUnitAttr());
@@ -340,6 +355,9 @@ void Generator::genParallelFor(const tast::ForStmt &s) {
     ivType = bt;
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToEnd(entry);
+    if (stepBase)
+      ivs[0] = arith::AddIOp::create(
+          b, l, stepBase, arith::MulIOp::create(b, l, ivs[0], cInt(step, bt)));
     if (bodyT != bt)
       for (auto &v : ivs)
         v = conv(v, bt, bodyT);

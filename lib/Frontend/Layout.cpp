@@ -413,10 +413,39 @@ SNode *Sema::layoutExpr(Expr &e) {
         shape.push_back(*v);
       }
     } else {
-      auto v = positive(*pos[1]->value, "SNode shape");
+      // An integer (every axis), or a compile-time integer vector such as a
+      // list constant (`const grid = [64, 32]; root.dense(ij, grid)`).
+      Expr &x = *pos[1]->value;
+      auto v = evalConst(x, "SNode shape");
       if (!v)
         return nullptr;
-      shape.assign(axes->size(), *v);
+      std::vector<ConstValue> parts = v->kind == ConstValue::Kind::Aggregate
+                                          ? v->elems
+                                          : std::vector<ConstValue>{*v};
+      if (v->kind == ConstValue::Kind::Aggregate &&
+          parts.size() != axes->size()) {
+        error(x.range, "shape has " + std::to_string(parts.size()) +
+                           " extents but '" +
+                           cast<NameExpr>(pos[0]->value.get())->name +
+                           "' has " + std::to_string(axes->size()) + " axes");
+        return nullptr;
+      }
+      for (const ConstValue &p : parts) {
+        if (p.kind != ConstValue::Kind::Int) {
+          error(x.range,
+                "SNode shape must be an integer or a list of integers, got '" +
+                    typeName(v->type) + "'");
+          return nullptr;
+        }
+        if (p.i <= 0) {
+          error(x.range,
+                "SNode shape must be positive, got " + std::to_string(p.i));
+          return nullptr;
+        }
+        shape.push_back(p.i);
+      }
+      if (shape.size() == 1)
+        shape.assign(axes->size(), shape[0]);
     }
     if (!checkRepeat(*axes, *pos[0]->value))
       return nullptr;

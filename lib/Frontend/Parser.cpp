@@ -641,7 +641,8 @@ private:
     return b;
   }
 
-  StmtPtr buildIf(TCParser::IfStmtContext *ctx) {
+  /// `if` and the (rejected) `elif` clause share their shape.
+  template <typename Ctx> StmtPtr buildIfLike(Ctx *ctx) {
     auto s = std::make_unique<IfStmt>(rangeOf(ctx));
     s->cond = buildExpr(ctx->expression());
     s->thenBody = buildBlock(ctx->block(0));
@@ -649,7 +650,57 @@ private:
       s->elseBody = buildIf(ctx->ifStmt());
     else if (ctx->block().size() > 1)
       s->elseBody = buildBlock(ctx->block(1));
+    else if (auto *el = ctx->elifClause()) {
+      diags.error(rangeOf(el->KwElif()),
+                  "'elif' is not a keyword in .tc: write 'else if'");
+      s->elseBody = buildIfLike(el);
+    }
     return s;
+  }
+  StmtPtr buildIf(TCParser::IfStmtContext *ctx) { return buildIfLike(ctx); }
+
+  /// A hidden local of a desugared assignment: `$` cannot start a user name.
+  static Ident hiddenName(size_t k, SourceRange r) {
+    Ident id;
+    id.name = "$" + std::to_string(k);
+    id.range = r;
+    return id;
+  }
+  static ExprPtr hiddenRef(size_t k, SourceRange r) {
+    return std::make_unique<NameExpr>(r, "$" + std::to_string(k));
+  }
+  /// `{ let $0 = v0; ... ; t0 = $0; ... }` (Python: every value is evaluated
+  /// before any target is assigned). One value and several targets
+  /// destructures it: `let $0, $1 = v;` (a tuple, vector or matrix rows).
+  StmtPtr buildMultiAssign(SourceRange r, std::vector<ExprPtr> targets,
+                           std::vector<ExprPtr> values) {
+    auto blk = std::make_unique<BlockStmt>(r);
+    size_t n = targets.size();
+    if (values.size() == 1 && n > 1) {
+      auto let = std::make_unique<LetStmt>(values[0]->range);
+      for (size_t k = 0; k < n; ++k)
+        let->names.push_back(hiddenName(k, targets[k]->range));
+      let->init = std::move(values[0]);
+      blk->body.push_back(std::move(let));
+    } else if (values.size() == n) {
+      for (size_t k = 0; k < n; ++k) {
+        auto let = std::make_unique<LetStmt>(values[k]->range);
+        let->names.push_back(hiddenName(k, values[k]->range));
+        let->init = std::move(values[k]);
+        blk->body.push_back(std::move(let));
+      }
+    } else {
+      diags.error(r, "cannot assign " + std::to_string(values.size()) +
+                         " values to " + std::to_string(n) + " targets");
+      return nullptr;
+    }
+    for (size_t k = 0; k < n; ++k) {
+      auto a = std::make_unique<AssignStmt>(targets[k]->range);
+      a->value = hiddenRef(k, targets[k]->range);
+      a->target = std::move(targets[k]);
+      blk->body.push_back(std::move(a));
+    }
+    return blk;
   }
 
   static AssignOp assignOpOf(size_t tokenType) {
@@ -729,6 +780,30 @@ private:
         s->message = decodeLiteral(c->StringLiteral());
       return s;
     }
+    if (auto *c = dynamic_cast<TCParser::AssignStmtContext *>(ctx);
+        c && c->expression().size() > 2) {
+      // `a = b = e`: `e` once, then a and b, left to right (Python).
+      auto exprs = c->expression();
+      if (c->op->getType() != TCLexer::Assign) {
+        diags.error(rangeOf(c->op),
+                    "a chained assignment is written with '=' only");
+        return nullptr;
+      }
+      ExprPtr value = buildExpr(exprs.back());
+      auto blk = std::make_unique<BlockStmt>(r);
+      auto let = std::make_unique<LetStmt>(value->range);
+      let->names.push_back(hiddenName(0, value->range));
+      let->init = std::move(value);
+      blk->body.push_back(std::move(let));
+      for (size_t k = 0; k + 1 < exprs.size(); ++k) {
+        ExprPtr target = buildExpr(exprs[k]);
+        auto a = std::make_unique<AssignStmt>(target->range);
+        a->value = hiddenRef(0, target->range);
+        a->target = std::move(target);
+        blk->body.push_back(std::move(a));
+      }
+      return blk;
+    }
     if (auto *c = dynamic_cast<TCParser::AssignStmtContext *>(ctx)) {
       auto s = std::make_unique<AssignStmt>(r);
       s->op = assignOpOf(c->op->getType());
@@ -736,6 +811,17 @@ private:
       s->target = buildExpr(c->expression(0));
       s->value = buildExpr(c->expression(1));
       return s;
+    }
+    if (auto *c = dynamic_cast<TCParser::TupleAssignStmtContext *>(ctx)) {
+      // `a, b = b, a` / `x, y = v`
+      std::vector<ExprPtr> targets, values;
+      for (auto *e : c->expression())
+        if (e->getStart()->getTokenIndex() <
+            c->Assign()->getSymbol()->getTokenIndex())
+          targets.push_back(buildExpr(e));
+        else
+          values.push_back(buildExpr(e));
+      return buildMultiAssign(r, std::move(targets), std::move(values));
     }
     if (auto *c = dynamic_cast<TCParser::NamedAssignStmtContext *>(ctx)) {
       // `a min= b` / `a max= b`.

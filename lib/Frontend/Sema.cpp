@@ -80,15 +80,67 @@ const CheckedFunction *CheckedModule::findKernel(const std::string &n) const {
 
 const char *sema::builtinName(Builtin b) {
   static const char *names[] = {
-      "sin", "cos", "tan", "asin", "acos", "atan2", "tanh", "exp", "log",
-      "sqrt", "rsqrt", "pow", "abs", "floor", "ceil", "round", "min", "max",
-      "clamp", "select", "random", "dot", "cross", "norm", "norm_sqr",
-      "normalized", "outer_product", "transpose", "determinant", "inverse",
-      "trace", "svd", "polar_decompose", "sym_eig", "atomic_add", "atomic_sub",
-      "atomic_min", "atomic_max", "atomic_and", "atomic_or", "atomic_xor",
-      "activate", "deactivate", "is_active", "append", "length", "deactivate",
-      "rescale_index", "block_local", "assume_in_range", "loop_config",
-      "bit_vectorize", "print", "assert", "range", "ndrange", "grouped", "len",
+      "sin",
+      "cos",
+      "tan",
+      "asin",
+      "acos",
+      "atan2",
+      "tanh",
+      "exp",
+      "log",
+      "sqrt",
+      "rsqrt",
+      "pow",
+      "abs",
+      "floor",
+      "ceil",
+      "round",
+      "min",
+      "max",
+      "clamp",
+      "select",
+      "random",
+      "dot",
+      "cross",
+      "norm",
+      "norm_sqr",
+      "normalized",
+      "outer_product",
+      "transpose",
+      "determinant",
+      "inverse",
+      "trace",
+      "svd",
+      "polar_decompose",
+      "sym_eig",
+      "atomic_add",
+      "atomic_sub",
+      "atomic_min",
+      "atomic_max",
+      "atomic_and",
+      "atomic_or",
+      "atomic_xor",
+      "activate",
+      "deactivate",
+      "is_active",
+      "append",
+      "length",
+      "deactivate",
+      "rescale_index",
+      "block_local",
+      "assume_in_range",
+      "loop_config",
+      "bit_vectorize",
+      "print",
+      "assert",
+      "range",
+      "ndrange",
+      "grouped",
+      "len",
+      "norm_inv",
+      "zero",
+      "identity",
   };
   size_t i = size_t(b);
   return i < sizeof(names) / sizeof(names[0]) ? names[i] : "?";
@@ -189,7 +241,7 @@ std::unique_ptr<CheckedModule> Sema::run() {
     builtinTypes["ivec" + std::to_string(n)] = types->getVector(i32, n);
     builtinTypes["mat" + std::to_string(n)] = types->getMatrix(f32, n, n);
   }
-  for (unsigned i = 0; i <= unsigned(Builtin::Len); ++i) {
+  for (unsigned i = 0; i <= unsigned(Builtin::LastBuiltin); ++i) {
     auto b = Builtin(i);
     if (b == Builtin::Append || b == Builtin::Length || b == Builtin::DeactivateCell)
       continue; // methods only
@@ -1172,7 +1224,14 @@ CheckedFunction *Sema::instantiate(const FunctionDecl &d, std::vector<TemplateAr
     f->params.push_back(cp);
   }
   f->returnType = types->getVoid();
-  if (d.returnType) {
+  bool inferReturn =
+      !isKernel && d.returnType && isa<TemplateTypeExpr>(d.returnType.get());
+  if (inferReturn) {
+    // `func f(...) -> template`: the type of the first `return e` (one per
+    // instantiation, so generic funcs return what their arguments give).
+    f->returnType = nullptr;
+    st->inferReturn = true;
+  } else if (d.returnType) {
     const Type *rt = resolveType(*d.returnType, false, false);
     if (rt && (isKernel ? !(rt->isScalar() || rt->isTensor()) : !rt->isValueType())) {
       error(d.returnType->range, std::string(isKernel ? "kernel" : "func") +
@@ -1192,6 +1251,8 @@ CheckedFunction *Sema::instantiate(const FunctionDecl &d, std::vector<TemplateAr
     f->body = std::make_unique<BlockStmt>(blk->range);
     // bit_vectorize(N) must be a kernel's first statement.
     checkBlockInto(*blk, f->body->body, false);
+    if (!f->returnType)
+      f->returnType = types->getVoid(); // inferred, and no value returned
     if (!f->returnType->isVoid() && !alwaysReturns(*f->body)) {
       error(d.name.range, std::string(isKernel ? "kernel" : "func") + " '" +
                               d.name.name + "' must return a value of type '" +
@@ -1308,6 +1369,10 @@ void Sema::checkBlockInto(BlockStmt &b, std::vector<StmtPtr> &out, bool newScope
   for (size_t i = 0; i < b.body.size(); ++i) {
     if (diags.limitReached() || recursionAborted)
       break;
+    // A static `break`/`continue` drops the rest of this unrolled copy.
+    if (!st->loops.empty() && st->loops.back().isStatic &&
+        st->loops.back().exit != FnState::Loop::Exit::None)
+      break;
     StmtPtr &s = b.body[i];
     if (isLoopConfig(*s)) {
       auto *es = cast<ExprStmt>(s.get());
@@ -1356,19 +1421,28 @@ void Sema::checkStmt(StmtPtr &sp, std::vector<StmtPtr> &out) {
     const Type *declT = l->declType ? resolveType(*l->declType, false, false) : nullptr;
     const Type *t = checkExpr(*l->init);
     if (l->names.size() > 1) {
-      auto *tt = dynamic_cast<const TupleType *>(t);
-      if (t && !tt) {
+      // A tuple (`let U, S, V = svd(A);`), a vector's components
+      // (`let x, y = v;`) or a matrix's rows.
+      std::vector<const Type *> parts;
+      if (auto *tt = dynamic_cast<const TupleType *>(t))
+        parts = tt->elems;
+      else if (auto *vt = dynamic_cast<const VectorType *>(t))
+        parts.assign(vt->size, vt->elem);
+      else if (auto *mt = dynamic_cast<const MatrixType *>(t))
+        parts.assign(mt->rows, types->getVector(mt->elem, mt->cols));
+      if (t && parts.empty()) {
         error(l->init->range, "cannot destructure a value of type '" + typeName(t) +
                                   "' into " + std::to_string(l->names.size()) + " names");
         t = nullptr;
-      } else if (tt && tt->elems.size() != l->names.size()) {
-        error(l->init->range, "cannot destructure " + std::to_string(tt->elems.size()) +
-                                  " values into " + std::to_string(l->names.size()) + " names");
+      } else if (t && parts.size() != l->names.size()) {
+        error(l->init->range,
+              "cannot destructure " + std::to_string(parts.size()) +
+                  " values into " + std::to_string(l->names.size()) + " names");
         t = nullptr;
       }
       for (size_t i = 0; i < l->names.size(); ++i)
         l->decls.push_back(declareLocal(l->names[i], LocalVar::Kind::Let,
-                                        tt && t ? tt->elems[i] : nullptr));
+                                        t ? parts[i] : nullptr));
     } else {
       if (t && !declT && !t->isValueType() &&
           !(t == types->getString() && constOf(*l->init))) {
@@ -1480,7 +1554,16 @@ void Sema::checkStmt(StmtPtr &sp, std::vector<StmtPtr> &out) {
     }
     auto &l = st->loops.back();
     if (l.isStatic) {
-      error(s->range, std::string("'") + kw + "' is not allowed in a static for loop");
+      // As in Taichi: decided at compile time, so only under `if static`.
+      if (st->nonTopDepth != l.depth) {
+        error(s->range,
+              std::string("'") + kw +
+                  "' in a static for loop must be under 'if static(...)', "
+                  "not a run-time 'if'");
+        return;
+      }
+      l.exit = s->kind == Stmt::Break ? FnState::Loop::Exit::Break
+                                      : FnState::Loop::Exit::Continue;
       return;
     }
     if (l.parallel && s->kind == Stmt::Break) {
@@ -1502,6 +1585,21 @@ void Sema::checkStmt(StmtPtr &sp, std::vector<StmtPtr> &out) {
     }
     const Type *rt = st->fn->returnType;
     std::string what = std::string(st->isKernel ? "kernel" : "func") + " '" + st->fn->name + "'";
+    if (!rt && st->inferReturn) {
+      // The first return of a `-> template` func decides its type.
+      if (r->value && !t)
+        return; // already reported
+      if (!r->value)
+        rt = st->fn->returnType = types->getVoid();
+      else if (!t->isValueType()) {
+        error(r->value->range,
+              what + " cannot return a value of type '" + typeName(t) + "'");
+        return;
+      } else
+        rt = st->fn->returnType = t;
+    }
+    if (!rt)
+      return;
     if (rt->isVoid()) {
       if (r->value)
         error(r->value->range, what + " does not return a value (no '-> T' in its declaration)");
@@ -1524,6 +1622,25 @@ void Sema::checkStmt(StmtPtr &sp, std::vector<StmtPtr> &out) {
     return;
   case Stmt::ExprStmt: {
     auto *es = cast<ExprStmt>(s);
+    // `x.fill(v);` (Taichi's Matrix.fill) is the assignment of `v` to every
+    // component of `x`.
+    if (auto *c = dyn_cast<CallExpr>(es->expr.get()))
+      if (auto *m = dyn_cast<MemberExpr>(c->callee.get());
+          m && m->member == "fill") {
+        if (c->args.size() != 1 || !c->args[0].name.empty()) {
+          error(c->range, "'fill' expects 1 positional argument, got " +
+                              std::to_string(c->args.size()));
+          return;
+        }
+        auto a = std::make_unique<AssignStmt>(es->range);
+        a->opRange = m->memberRange;
+        a->target = std::move(m->base);
+        a->value = std::move(c->args[0].value);
+        a->fill = true;
+        StmtPtr as = std::move(a);
+        checkStmt(as, out);
+        return;
+      }
     const Type *t = checkExpr(*es->expr);
     if (t && !isa<CallExpr>(es->expr.get()))
       warning(es->expr->range, "expression result unused");
@@ -1583,7 +1700,19 @@ void Sema::checkAssign(AssignStmt &a) {
   if (auto *ix = dyn_cast<IndexExpr>(root))
     global = ix->indexKind == IndexExpr::IndexKind::Field ||
              ix->indexKind == IndexExpr::IndexKind::NDArray;
-  if (a.op == AssignOp::Assign) {
+  if (a.fill) {
+    if (!tt->isTensor()) {
+      error(a.opRange,
+            "'fill' needs a vector or matrix, got '" + typeName(tt) + "'");
+      return;
+    }
+    if (!vt->isScalar()) {
+      error(a.value->range,
+            "'fill' takes a scalar, got '" + typeName(vt) + "'");
+      return;
+    }
+    checkConvertible(vt, elementType(tt), *a.value, "fill");
+  } else if (a.op == AssignOp::Assign) {
     checkConvertible(vt, tt, *a.value, "assignment");
   } else if (a.op == AssignOp::Min || a.op == AssignOp::Max) {
     const Type *p = promote(*types, tt, vt);
@@ -1642,6 +1771,163 @@ void Sema::checkAssign(AssignStmt &a) {
   }
 }
 
+bool Sema::staticIterations(ForStmt &f, StaticExpr &se,
+                            std::vector<std::vector<ConstValue>> &iters) {
+  auto *call = dyn_cast<CallExpr>(se.operand.get());
+  auto *callee = call ? dyn_cast<NameExpr>(call->callee.get()) : nullptr;
+  bool grouped = false;
+  // static(grouped(ndrange(...))): one ivecN variable.
+  if (callee && callee->name == "grouped" && !lookupLocal("grouped") &&
+      call->args.size() == 1) {
+    auto *inner = dyn_cast<CallExpr>(call->args[0].value.get());
+    auto *innerCallee =
+        inner ? dyn_cast<NameExpr>(inner->callee.get()) : nullptr;
+    if (innerCallee && innerCallee->name == "ndrange") {
+      call = inner;
+      callee = innerCallee;
+      grouped = true;
+    }
+  }
+  bool isRange = callee &&
+                 (callee->name == "range" || callee->name == "ndrange") &&
+                 !lookupLocal(callee->name);
+  if (!isRange) {
+    // static(B) over a compile-time list: one copy per element (a vector's
+    // components, a matrix's rows, a tuple's elements).
+    const Type *t = checkExpr(*se.operand);
+    if (!t)
+      return false;
+    const ConstValue *v = constOf(*se.operand);
+    if (!v || v->kind != ConstValue::Kind::Aggregate) {
+      error(se.range, "a static for loop iterates static(range(...)), "
+                      "static(ndrange(...)), "
+                      "static(grouped(ndrange(...))) or a compile-time list");
+      return false;
+    }
+    if (f.vars.size() != 1) {
+      error(f.vars.empty() ? f.range : f.vars[0].range,
+            "a static for loop over a list needs 1 loop variable, got " +
+                std::to_string(f.vars.size()));
+      return false;
+    }
+    se.type = types->getRange(1, true);
+    if (auto *m = dynamic_cast<const MatrixType *>(v->type)) {
+      const Type *row = types->getVector(m->elem, m->cols);
+      for (unsigned r = 0; r < m->rows; ++r) {
+        std::vector<ConstValue> es(v->elems.begin() + r * m->cols,
+                                   v->elems.begin() + (r + 1) * m->cols);
+        iters.push_back({ConstValue::makeAggregate(std::move(es), row)});
+      }
+    } else {
+      for (const ConstValue &e : v->elems)
+        iters.push_back({e});
+    }
+    return iters.size() <= opts.maxUnroll ||
+           (error(se.range, "static for loop unrolls to " +
+                                std::to_string(iters.size()) +
+                                " iterations, more than the limit of " +
+                                std::to_string(opts.maxUnroll)),
+            false);
+  }
+  std::vector<std::pair<int64_t, int64_t>> bounds;
+  int64_t step = 1;
+  bool ok = true;
+  auto intOf = [&](Expr &e) -> std::optional<int64_t> {
+    return evalIntArg(e, "bound of a static range");
+  };
+  if (callee->name == "range") {
+    if (call->args.empty() || call->args.size() > 3) {
+      error(call->range, "range expects 1 to 3 arguments, got " +
+                             std::to_string(call->args.size()));
+      return false;
+    }
+    auto a = intOf(*call->args[0].value);
+    std::optional<int64_t> b, c;
+    if (call->args.size() >= 2)
+      b = intOf(*call->args[1].value);
+    if (call->args.size() == 3)
+      c = intOf(*call->args[2].value);
+    if (!a || (call->args.size() >= 2 && !b) || (call->args.size() == 3 && !c))
+      return false;
+    if (c && *c == 0) {
+      error(call->args[2].value->range, "range step must not be zero");
+      return false;
+    }
+    if (c)
+      step = *c;
+    bounds.push_back(call->args.size() >= 2 ? std::make_pair(*a, *b)
+                                            : std::make_pair(int64_t(0), *a));
+  } else {
+    for (auto &arg : call->args) {
+      if (auto *l = dyn_cast<ListExpr>(arg.value.get())) {
+        if (l->elements.size() != 2) {
+          error(l->range, "ndrange bounds are (begin, end) pairs");
+          return false;
+        }
+        auto a = intOf(*l->elements[0]), b = intOf(*l->elements[1]);
+        if (!a || !b)
+          ok = false;
+        else
+          bounds.push_back({*a, *b});
+      } else {
+        auto a = intOf(*arg.value);
+        if (!a)
+          ok = false;
+        else
+          bounds.push_back({0, *a});
+      }
+    }
+    if (!ok)
+      return false;
+  }
+  size_t wantVars = grouped ? 1 : bounds.size();
+  if (f.vars.size() != wantVars) {
+    std::string what =
+        grouped ? "static grouped(ndrange)" : "static " + callee->name;
+    error(f.vars.empty() ? f.range : f.vars[0].range,
+          what + " with " + std::to_string(bounds.size()) + " dimension" +
+              (bounds.size() == 1 ? "" : "s") + " needs " +
+              std::to_string(wantVars) + " loop variable" +
+              (wantVars == 1 ? "" : "s") + ", got " +
+              std::to_string(f.vars.size()));
+    return false;
+  }
+  // Trip counts (range steps may be negative), then their product.
+  std::vector<int64_t> trips;
+  int64_t total = 1;
+  for (auto &b : bounds) {
+    int64_t span = step > 0 ? b.second - b.first : b.first - b.second;
+    int64_t as = step > 0 ? step : -step;
+    trips.push_back(span > 0 ? (span - 1) / as + 1 : 0);
+    total *= trips.back();
+    if (total > int64_t(opts.maxUnroll)) {
+      error(se.range, "static for loop unrolls to more than the limit of " +
+                          std::to_string(opts.maxUnroll) + " iterations");
+      return false;
+    }
+  }
+  se.type = types->getRange(bounds.size(), true);
+  std::vector<int64_t> k(bounds.size(), 0);
+  for (int64_t n = 0; n < total; ++n) {
+    std::vector<ConstValue> idx;
+    for (size_t d = 0; d < bounds.size(); ++d)
+      idx.push_back(
+          ConstValue::makeInt(bounds[d].first + k[d] * step, types->i32()));
+    if (grouped)
+      iters.push_back({ConstValue::makeAggregate(
+          std::move(idx), types->getVector(types->i32(), bounds.size()))});
+    else
+      iters.push_back(std::move(idx));
+    // Next index (last dimension fastest).
+    for (size_t d = bounds.size(); d-- > 0;) {
+      if (++k[d] < trips[d])
+        break;
+      k[d] = 0;
+    }
+  }
+  return true;
+}
+
 void Sema::checkFor(StmtPtr &sp, std::vector<StmtPtr> &out, ExprStmt *config) {
   auto *f = cast<ForStmt>(sp.get());
   // loop_config
@@ -1662,81 +1948,14 @@ void Sema::checkFor(StmtPtr &sp, std::vector<StmtPtr> &out, ExprStmt *config) {
   bool topLevel = st->isKernel && st->nonTopDepth == 0 && st->loops.empty();
   // Static for: unroll.
   if (auto *se = dyn_cast<StaticExpr>(f->iterable.get())) {
-    auto *call = dyn_cast<CallExpr>(se->operand.get());
-    auto *callee = call ? dyn_cast<NameExpr>(call->callee.get()) : nullptr;
-    if (!callee || (callee->name != "range" && callee->name != "ndrange") ||
-        lookupLocal(callee->name)) {
-      error(se->range, "a static for loop iterates static(range(...)) or static(ndrange(...))");
+    // One binding per loop variable for every unrolled copy.
+    std::vector<std::vector<ConstValue>> iters;
+    if (!staticIterations(*f, *se, iters))
       return;
-    }
-    std::vector<std::pair<int64_t, int64_t>> bounds;
-    bool ok = true;
-    auto intOf = [&](Expr &e) -> std::optional<int64_t> {
-      return evalIntArg(e, "bound of a static range");
-    };
-    if (callee->name == "range") {
-      if (call->args.empty() || call->args.size() > 2) {
-        error(call->range, "range expects 1 or 2 arguments, got " +
-                               std::to_string(call->args.size()));
-        return;
-      }
-      auto a = intOf(*call->args[0].value);
-      std::optional<int64_t> b;
-      if (call->args.size() == 2)
-        b = intOf(*call->args[1].value);
-      if (!a || (call->args.size() == 2 && !b))
-        return;
-      bounds.push_back(call->args.size() == 2 ? std::make_pair(*a, *b) : std::make_pair(int64_t(0), *a));
-    } else {
-      for (auto &arg : call->args) {
-        if (auto *l = dyn_cast<ListExpr>(arg.value.get())) {
-          if (l->elements.size() != 2) {
-            error(l->range, "ndrange bounds are (begin, end) pairs");
-            return;
-          }
-          auto a = intOf(*l->elements[0]), b = intOf(*l->elements[1]);
-          if (!a || !b)
-            ok = false;
-          else
-            bounds.push_back({*a, *b});
-        } else {
-          auto a = intOf(*arg.value);
-          if (!a)
-            ok = false;
-          else
-            bounds.push_back({0, *a});
-        }
-      }
-      if (!ok)
-        return;
-    }
-    if (f->vars.size() != bounds.size()) {
-      error(f->vars.empty() ? f->range : f->vars[0].range,
-            "static " + callee->name + " with " + std::to_string(bounds.size()) +
-                " dimension" + (bounds.size() == 1 ? "" : "s") + " needs " +
-                std::to_string(bounds.size()) + " loop variable" +
-                (bounds.size() == 1 ? "" : "s") + ", got " + std::to_string(f->vars.size()));
-      return;
-    }
-    int64_t total = 1;
-    for (auto &b : bounds)
-      total *= std::max<int64_t>(0, b.second - b.first);
-    if (total > int64_t(opts.maxUnroll)) {
-      error(se->range, "static for loop unrolls to " + std::to_string(total) +
-                           " iterations, more than the limit of " +
-                           std::to_string(opts.maxUnroll));
-      return;
-    }
-    se->type = types->getRange(bounds.size(), true);
-    auto outer = std::make_unique<BlockStmt>(f->range);
-    std::vector<int64_t> idx;
-    for (auto &b : bounds)
-      idx.push_back(b.first);
     st->loops.push_back({false, true, false});
-    bool empty = false;
-    for (auto &b : bounds)
-      empty |= b.second <= b.first;
-    while (!empty) {
+    st->loops.back().depth = st->nonTopDepth;
+    auto outer = std::make_unique<BlockStmt>(f->range);
+    for (auto &values : iters) {
       if (diags.limitReached() || recursionAborted)
         break;
       StmtPtr bodyCopy = clone(*f->body);
@@ -1745,23 +1964,17 @@ void Sema::checkFor(StmtPtr &sp, std::vector<StmtPtr> &out, ExprStmt *config) {
       for (size_t k = 0; k < f->vars.size(); ++k) {
         LocalBinding lb;
         lb.kind = LocalBinding::Kind::Value;
-        lb.value = ConstValue::makeInt(idx[k], types->i32());
+        lb.value = values[k];
         lb.range = f->vars[k].range;
         bind(f->vars[k].name, lb);
       }
       checkBlockInto(*cast<BlockStmt>(bodyCopy.get()), nb->body, true);
       popScope();
       outer->body.push_back(std::move(nb));
-      // Next index (last variable fastest).
-      size_t k = bounds.size();
-      while (k > 0) {
-        --k;
-        if (++idx[k] < bounds[k].second)
-          break;
-        idx[k] = bounds[k].first;
-        if (k == 0)
-          empty = true;
-      }
+      auto exit = st->loops.back().exit;
+      st->loops.back().exit = FnState::Loop::Exit::None;
+      if (exit == FnState::Loop::Exit::Break)
+        break;
     }
     st->loops.pop_back();
     out.push_back(std::move(outer));

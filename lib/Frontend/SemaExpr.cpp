@@ -37,6 +37,8 @@ const SNode *Sema::snodeOf(Expr &e) {
 static bool isIntLike(const Type *t) { return t && (t->isInt() || t->isBool()); }
 
 static std::string plural(size_t n, const char *w) {
+  if (n != 1 && std::string(w) == "index")
+    return std::to_string(n) + " indices";
   return std::to_string(n) + " " + w + (n == 1 ? "" : "s");
 }
 
@@ -303,7 +305,7 @@ void Sema::adoptContextType(Expr &e, const Type *to) {
 }
 
 bool Sema::checkConvertible(const Type *from, const Type *to, Expr &at,
-                            const std::string &what) {
+                            const std::string &what, bool quietIntToFloat) {
   if (!from || !to)
     return false;
   if (from == at.type) {
@@ -328,7 +330,8 @@ bool Sema::checkConvertible(const Type *from, const Type *to, Expr &at,
   }
   auto *sf = static_cast<const ScalarType *>(ef);
   auto *stt = static_cast<const ScalarType *>(et);
-  if (isNarrowing(sf, stt)) {
+  if (isNarrowing(sf, stt) &&
+      !(quietIntToFloat && sf->isInt() && stt->isFloat())) {
     // Constants that convert exactly do not warn.
     if (const ConstValue *v = constOf(at)) {
       ConstValue c = convertConst(*v, to, *types);
@@ -721,32 +724,35 @@ const Type *Sema::checkIndex(IndexExpr &e) {
   }
   if (!ok)
     return nullptr;
+  // Integer indices; an integer vector stands for its components, alone
+  // (`x[I]`) or beside scalars (`g[cell, k]`), as in Taichi.
   auto checkIntIndices = [&](unsigned ndim, const std::string &what) -> bool {
-    if (e.indices.size() == 1 && ndim >= 1) {
-      if (auto *v = dynamic_cast<const VectorType *>(its[0])) {
-        if (v->size == ndim && isIntLike(v->elem))
-          return true;
-        error(e.indices[0]->range, what + " has " + plural(ndim, "dimension") +
-                                       " but is indexed with a vector of size " +
-                                       std::to_string(v->size));
-        return false;
-      }
-    }
-    if (e.indices.size() != ndim) {
-      if (ndim == 0)
-        error(e.range, what + " is 0-D: access it with '[]'");
-      else
-        error(e.range, what + " has " + plural(ndim, "dimension") + " but is indexed with " +
-                           plural(e.indices.size(), "index") .replace(0, 0, ""));
-      return false;
-    }
+    unsigned count = 0;
     for (size_t k = 0; k < its.size(); ++k) {
-      if (!its[k]->isInt()) {
-        error(e.indices[k]->range, "index must be an integer, got '" + typeName(its[k]) + "'");
+      auto *v = dynamic_cast<const VectorType *>(its[k]);
+      if (v && isIntLike(v->elem)) {
+        count += v->size;
+      } else if (its[k]->isInt()) {
+        ++count;
+      } else {
+        error(e.indices[k]->range,
+              "index must be an integer or an integer vector, got '" +
+                  typeName(its[k]) + "'");
         return false;
       }
     }
-    return true;
+    if (count == ndim)
+      return true;
+    if (ndim == 0)
+      error(e.range, what + " is 0-D: access it with '[]'");
+    else if (e.indices.size() == 1 && its[0]->isVector())
+      error(e.indices[0]->range, what + " has " + plural(ndim, "dimension") +
+                                     " but is indexed with a vector of size " +
+                                     std::to_string(count));
+    else
+      error(e.range, what + " has " + plural(ndim, "dimension") +
+                         " but is indexed with " + plural(count, "index"));
+    return false;
   };
   if (auto *fr = dynamic_cast<const FieldRefType *>(bt)) {
     const FieldInfo *f = fieldOf(*e.base);
@@ -991,9 +997,21 @@ bool Sema::isLValue(Expr &e, bool reportLet, std::string *why) {
 //===----------------------------------------------------------------------===//
 
 static const char *kMethodBuiltins[] = {
-    "norm", "norm_sqr", "normalized", "transpose", "determinant", "inverse", "trace",
-    "dot", "cross", "outer_product",
+    "norm",      "norm_sqr",    "normalized",    "norm_inv",
+    "transpose", "determinant", "inverse",       "trace",
+    "dot",       "cross",       "outer_product",
 };
+
+/// The n x n identity matrix of element type `el`, as a constant.
+static ConstValue identityConst(const MatrixType *m, TypeContext &types) {
+  auto *el = static_cast<const ScalarType *>(m->elem);
+  std::vector<ConstValue> es;
+  for (unsigned r = 0; r < m->rows; ++r)
+    for (unsigned c = 0; c < m->cols; ++c)
+      es.push_back(
+          convertConst(ConstValue::makeInt(r == c, types.i32()), el, types));
+  return ConstValue::makeAggregate(std::move(es), m);
+}
 
 const Type *Sema::checkCall(CallExpr &e) {
   if (auto *m = dyn_cast<MemberExpr>(e.callee.get())) {
@@ -1004,6 +1022,28 @@ const Type *Sema::checkCall(CallExpr &e) {
                   : m->member == "length" ? Builtin::Length
                                           : Builtin::DeactivateCell;
       return checkBuiltin(e, b, m->base.get());
+    }
+    // `mat3.identity()`: a method of square matrix types (Taichi's
+    // ti.Matrix.identity(dt, n)).
+    if (m->member == "identity") {
+      const Type *bt = checkExpr(*m->base);
+      auto *meta = dynamic_cast<const MetaType *>(bt);
+      auto *mt = meta ? dynamic_cast<const MatrixType *>(meta->type) : nullptr;
+      if (!mt || mt->rows != mt->cols || !mt->elem->isScalar()) {
+        if (bt)
+          error(m->memberRange, "'identity' is a method of square matrix types "
+                                "('mat3.identity()'); got '" +
+                                    typeName(bt) + "'");
+        return nullptr;
+      }
+      if (!e.args.empty()) {
+        error(e.range, "'identity' takes no arguments");
+        return nullptr;
+      }
+      e.callKind = CallExpr::CallKind::Builtin;
+      e.builtin = Builtin::Identity;
+      setConst(e, identityConst(mt, *types));
+      return mt;
     }
     for (const char *n : kMethodBuiltins)
       if (m->member == n)
@@ -1235,7 +1275,16 @@ const Type *Sema::checkFuncCall(CallExpr &e, const FunctionDecl &fd) {
   for (size_t i = 0; i < np; ++i)
     if (!f->params[i].isTemplate && f->params[i].type && argTypes[i])
       checkConvertible(argTypes[i], f->params[i].type, *e.args[i].value,
-                       "argument '" + f->params[i].name + "' of '" + fd.name.name + "'");
+                       "argument '" + f->params[i].name + "' of '" +
+                           fd.name.name + "'",
+                       /*quietIntToFloat=*/true);
+  if (!f->returnType) {
+    error(e.range, "the return type of '" + fd.name.name +
+                       "' is inferred from its returns, but this recursive "
+                       "call comes before "
+                       "any of them");
+    return nullptr;
+  }
   e.func = f;
   return f->returnType;
 }
@@ -1643,18 +1692,65 @@ const Type *Sema::checkBuiltin(CallExpr &e, Builtin b, Expr *receiver) {
     return a->size == 3 ? p : elementType(p);
   }
   case Builtin::Norm:
+  case Builtin::NormInv:
   case Builtin::NormSqr:
   case Builtin::Normalized: {
-    if (!arity(1, 1))
+    // norm(v, eps) = sqrt(norm_sqr(v) + eps), norm_inv(v, eps) =
+    // rsqrt(norm_sqr(v) + eps), normalized(v, eps) = v / (norm(v) + eps),
+    // as Taichi writes them.
+    if (!arity(1, b == Builtin::NormSqr ? 1 : 2))
       return nullptr;
     if (!ts[0]->isTensor() || (b == Builtin::Normalized && !ts[0]->isVector())) {
       vecArg(0);
       return nullptr;
     }
     const Type *f = floatOf(ts[0]);
+    if (ops.size() == 2) {
+      if (!ts[1]->isScalar() || !numericOperand(1)) {
+        if (!ts[1]->isScalar())
+          error(ops[1]->range, "eps of '" + name + "' must be a scalar, got '" +
+                                   typeName(ts[1]) + "'");
+        return nullptr;
+      }
+      adoptContextType(*ops[1], elementType(f));
+    }
     if (b == Builtin::Normalized)
       return f;
-    return b == Builtin::Norm ? elementType(f) : elementType(ts[0]);
+    return b == Builtin::NormSqr ? elementType(ts[0]) : elementType(f);
+  }
+  case Builtin::Zero: {
+    // zero(x) = x * 0, elementwise, keeping the sign of -0.0 (Taichi).
+    if (!arity(1, 1) || !numericOperand(0))
+      return nullptr;
+    return ts[0];
+  }
+  case Builtin::Identity: {
+    // identity(n) (default float type) or identity(T, n).
+    if (!arity(1, 2))
+      return nullptr;
+    const Type *el = defaultFloat;
+    size_t ni = ops.size() - 1;
+    if (ops.size() == 2) {
+      auto *meta = dynamic_cast<const MetaType *>(ts[0]);
+      if (!meta || !meta->type->isScalar()) {
+        error(ops[0]->range,
+              "the element type of 'identity' must be a scalar type, got '" +
+                  typeName(ts[0]) + "'");
+        return nullptr;
+      }
+      el = meta->type;
+    }
+    const ConstValue *n = constOf(*ops[ni]);
+    if (!n || !ts[ni]->isInt() || n->asInt() < 1 || n->asInt() > 16) {
+      error(
+          ops[ni]->range,
+          "the size of 'identity' must be a compile-time integer from 1 to 16");
+      return nullptr;
+    }
+    auto *mt = static_cast<const MatrixType *>(
+        types->getMatrix(el, unsigned(n->asInt()), unsigned(n->asInt())));
+    setConst(e, identityConst(mt, *types));
+    return mt;
   }
   case Builtin::OuterProduct: {
     if (!arity(2, 2))
@@ -1841,13 +1937,26 @@ const Type *Sema::checkBuiltin(CallExpr &e, Builtin b, Expr *receiver) {
     return types->getVoid();
   }
   case Builtin::Range: {
-    if (!arity(1, 2))
+    if (!arity(1, 3))
       return nullptr;
     for (size_t i = 0; i < ops.size(); ++i)
       if (!ts[i]->isInt()) {
-        error(ops[i]->range, "range bounds must be integers, got '" + typeName(ts[i]) + "'");
+        error(ops[i]->range,
+              std::string(i == 2 ? "range step" : "range bounds") +
+                  " must be integers, got '" + typeName(ts[i]) + "'");
         return nullptr;
       }
+    if (ops.size() == 3) {
+      const ConstValue *step = constOf(*ops[2]);
+      if (!step) {
+        error(ops[2]->range, "range step must be a compile-time constant");
+        return nullptr;
+      }
+      if (step->asInt() == 0) {
+        error(ops[2]->range, "range step must not be zero");
+        return nullptr;
+      }
+    }
     return types->getRange(1, false);
   }
   case Builtin::Grouped: {

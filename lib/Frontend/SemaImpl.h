@@ -45,6 +45,9 @@ struct LocalBinding {
 struct FnState {
   CheckedFunction *fn = nullptr;
   bool isKernel = false;
+  /// A func declared `-> template`: its first `return e` sets fn->returnType
+  /// (null until then).
+  bool inferReturn = false;
   std::vector<std::map<std::string, LocalBinding>> scopes;
   /// Loop nesting: for each enclosing loop, whether it is parallel /
   /// a static-for (where break is not allowed).
@@ -52,6 +55,11 @@ struct FnState {
     bool parallel;
     bool isStatic;
     bool isStructFor;
+    /// Static for: nonTopDepth of its body, and a `break`/`continue` met
+    /// under `if static(...)` in the copy being checked (the rest of that
+    /// copy is dropped; `break` also ends the unrolling).
+    unsigned depth = 0;
+    enum class Exit { None, Break, Continue } exit = Exit::None;
   };
   std::vector<Loop> loops;
   /// Depth of blocks that are not the kernel's top-level scope (if bodies,
@@ -162,10 +170,17 @@ public:
   /// 0.1, not the f32 one. Retypes `e` (keeping its shape) when `to` has a
   /// float element type; does nothing otherwise.
   void adoptContextType(ast::Expr &e, const Type *to);
+  /// The unrolled copies of a static for (`static(range(a, b, step))`,
+  /// `static(ndrange(...))`, `static(grouped(ndrange(...)))`, a compile-time
+  /// list): one value per loop variable for each copy.
+  bool staticIterations(ast::ForStmt &f, ast::StaticExpr &se,
+                        std::vector<std::vector<ConstValue>> &iters);
   /// `module m(default_fp: f64);` (before anything is checked).
   void checkModuleOptions();
+  /// `quietIntToFloat`: an integer converts to a float without a narrowing
+  /// warning (func arguments, as in Taichi).
   bool checkConvertible(const Type *from, const Type *to, ast::Expr &at,
-                        const std::string &what);
+                        const std::string &what, bool quietIntToFloat = false);
   /// Converts the constant of `e` (if any) to `to` in place.
   void setConst(ast::Expr &e, ConstValue v);
   const ConstValue *constOf(const ast::Expr &e) const;

@@ -498,6 +498,8 @@ public:
   // Set by Sema.
   bool isAtomic = false;    // compound assignment to a global, atomic
   bool isReduction = false; // kernel-scope var reduced in a parallel loop
+  /// `x.fill(v);`: a scalar value broadcast to every component of `x`.
+  bool fill = false;
 };
 
 class ExprStmt : public Stmt {
