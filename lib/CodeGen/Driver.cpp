@@ -173,6 +173,7 @@ bool tic::codegen::runBackend(const sema::CheckedModule &checked,
     }
   }
   target.optLevel = options.optLevel;
+  target.fp = options.fp;
   EmitKind kind = emit == "llvm"  ? EmitKind::LLVMIR
                   : emit == "asm" ? EmitKind::Assembly
                                   : EmitKind::Object;

@@ -54,6 +54,10 @@ struct Options {
   bool noWarnings = false;
   unsigned errorLimit = 20;
   bool syntaxOnly = false;
+  // -ffast-math and its parts (docs/cli.md)
+  bool fastMath = false;
+  tic::FPOptions fp;
+  std::string fpContract = "off";
 };
 
 const char *const kEmitKinds[] = {"ast",  "sema", "mlir", "mlir-lowered", "llvm",
@@ -160,6 +164,9 @@ int runCodeGen(const Options &opts, const sema::CheckedModule &checked,
   bo.cpu = opts.cpu;
   bo.debug = opts.debug;
   bo.checkBounds = opts.checkBounds;
+  bo.fp = opts.fastMath ? tic::FPOptions::fast() : opts.fp;
+  if (opts.fpContract == "fast")
+    bo.fp.contract = true;
   bo.inputName = opts.input == "-" ? "<stdin>" : opts.input;
   codegen::BackendOutputs out;
   if (!codegen::runBackend(checked, diags, bo, out) || diags.hasErrors())
@@ -278,6 +285,23 @@ int main(int argc, char **argv) {
                "Check the program (parse and semantic analysis); write nothing");
   app.add_flag("-g", opts.debug,
                "Debug build: bounds checks, assertions, overflow reports");
+  app.add_flag("--ffast-math", opts.fastMath,
+               "Every floating-point relaxation below (off by default: IEEE)");
+  app.add_flag("--fassociative-math", opts.fp.reassociate,
+               "Reassociate floating-point operations (vectorised reductions)");
+  app.add_option("--ffp-contract", opts.fpContract,
+                 "Fuse a*b+c into FMA: off (default) or fast")
+      ->check(CLI::IsMember({"off", "fast"}));
+  app.add_flag("--fapprox-func", opts.fp.approxFunc,
+               "Approximate math functions (sin, exp, sqrt, ...)");
+  app.add_flag("--freciprocal-math", opts.fp.reciprocal,
+               "Allow x / y to become x * (1 / y)");
+  app.add_flag(
+      "--ffinite-math-only",
+      [&](int64_t) { opts.fp.noNaNs = opts.fp.noInfs = true; },
+      "Assume no NaN or infinity");
+  app.add_flag("--fno-signed-zeros", opts.fp.noSignedZeros,
+               "Ignore the sign of zero");
   app.add_flag("--check-bounds", opts.checkBounds,
                "Check field and ndarray indices at run time");
   app.add_option("--target", opts.target,
@@ -305,8 +329,8 @@ int main(int argc, char **argv) {
   std::vector<std::string> args;
   for (int i = argc - 1; i >= 1; --i) {
     std::string a = argv[i];
-    if (a == "-fsyntax-only" || a == "-Werror" || a.rfind("-march=", 0) == 0 || a == "-march" ||
-        a.rfind("-mcpu=", 0) == 0)
+    if (a == "-Werror" || a.rfind("-march=", 0) == 0 || a == "-march" ||
+        a.rfind("-mcpu=", 0) == 0 || (a.size() > 2 && a.rfind("-f", 0) == 0))
       a = "-" + a;
     if (a.rfind("--mcpu", 0) == 0)
       a = "--cpu" + a.substr(6);

@@ -19,6 +19,8 @@
 #ifndef TIC_CODEGEN_DRIVER_H
 #define TIC_CODEGEN_DRIVER_H
 
+#include "tic/Target/FPOptions.h"
+
 #include <string>
 
 namespace tic {
@@ -38,6 +40,8 @@ struct BackendOptions {
   bool debug = false;
   /// Field/ndarray index checks (-g or --check-bounds).
   bool checkBounds = false;
+  /// -ffast-math and its parts (all off by default: IEEE semantics).
+  FPOptions fp;
   /// The input's name as given on the command line (locations, banner).
   std::string inputName;
 };

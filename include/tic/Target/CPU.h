@@ -2,6 +2,8 @@
 #ifndef TIC_TARGET_CPU_H
 #define TIC_TARGET_CPU_H
 
+#include "tic/Target/FPOptions.h"
+
 #include "mlir/Support/LLVM.h"
 #include "llvm/Support/raw_ostream.h"
 #include <string>
@@ -25,8 +27,8 @@ struct CPUTargetOptions {
   std::string features;
   /// 0..3: LLVM optimization level (O3 enables loop and SLP vectorization).
   unsigned optLevel = 3;
-  /// Allow reassociation etc. on floating point (off: IEEE semantics).
-  bool fastMath = false;
+  /// Floating-point relaxations (all off: IEEE semantics).
+  FPOptions fp;
   /// Position-independent code (objects linkable into shared libraries).
   bool pic = true;
 };

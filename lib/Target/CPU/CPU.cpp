@@ -9,9 +9,11 @@
 
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -72,11 +74,12 @@ LogicalResult tic::emitCPU(ModuleOp module, const CPUTargetOptions &options,
                                       << "': " << error;
   auto [cpu, features] = resolveCPU(options);
   llvm::TargetOptions to;
-  if (options.fastMath) {
-    to.NoInfsFPMath = true;
-    to.NoNaNsFPMath = true;
-    to.NoSignedZerosFPMath = true;
-  }
+  const FPOptions &fp = options.fp;
+  to.NoInfsFPMath = fp.noInfs;
+  to.NoNaNsFPMath = fp.noNaNs;
+  to.NoSignedZerosFPMath = fp.noSignedZeros;
+  if (fp.contract)
+    to.AllowFPOpFusion = llvm::FPOpFusion::Fast;
   llvm::CodeGenOptLevel cgOpt = options.optLevel == 0   ? llvm::CodeGenOptLevel::None
                                 : options.optLevel == 1 ? llvm::CodeGenOptLevel::Less
                                 : options.optLevel == 2 ? llvm::CodeGenOptLevel::Default
@@ -99,12 +102,28 @@ LogicalResult tic::emitCPU(ModuleOp module, const CPUTargetOptions &options,
     if (f.isDeclaration()) continue;
     f.addFnAttr("target-cpu", cpu);
     if (!features.empty()) f.addFnAttr("target-features", features);
-    if (options.fastMath) {
+    if (fp.noNaNs)
       f.addFnAttr("no-nans-fp-math", "true");
+    if (fp.noInfs)
       f.addFnAttr("no-infs-fp-math", "true");
+    if (fp.noSignedZeros)
       f.addFnAttr("no-signed-zeros-fp-math", "true");
-    }
     f.addFnAttr(llvm::Attribute::NoUnwind);
+    if (!fp.any())
+      continue;
+    // The relaxations are flags on each floating-point instruction (and
+    // math intrinsic call), which is what LLVM's passes consult.
+    llvm::FastMathFlags fmf;
+    fmf.setAllowReassoc(fp.reassociate);
+    fmf.setAllowContract(fp.contract);
+    fmf.setApproxFunc(fp.approxFunc);
+    fmf.setAllowReciprocal(fp.reciprocal);
+    fmf.setNoNaNs(fp.noNaNs);
+    fmf.setNoInfs(fp.noInfs);
+    fmf.setNoSignedZeros(fp.noSignedZeros);
+    for (llvm::Instruction &inst : llvm::instructions(f))
+      if (llvm::isa<llvm::FPMathOperator>(inst))
+        inst.setFastMathFlags(inst.getFastMathFlags() | fmf);
   }
   if (llvm::verifyModule(*llvmModule, &llvm::errs()))
     return emitError(module.getLoc()) << "generated LLVM IR is invalid";
