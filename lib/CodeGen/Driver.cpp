@@ -21,6 +21,7 @@
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <map>
 #include <sstream>
 
 using namespace mlir;
@@ -155,6 +156,35 @@ bool tic::codegen::runBackend(const sema::CheckedModule &checked,
   CPUTargetOptions target;
   if (!options.cpu.empty())
     target.cpu = options.cpu;
+  // Several CPUs (`--cpu=x86-64-v2,x86-64-v3,x86-64-v4`, or `auto` for those
+  // three): every kernel is compiled per level and dispatched at run time.
+  if (target.cpu == "auto" || target.cpu.find(',') != std::string::npos) {
+    std::string list =
+        target.cpu == "auto" ? "x86-64-v2,x86-64-v3,x86-64-v4" : target.cpu;
+    std::map<int, std::string> byLevel;
+    llvm::SmallVector<llvm::StringRef> names;
+    llvm::StringRef(list).split(names, ',');
+    for (llvm::StringRef n : names) {
+      int level = n == "x86-64" ? 1
+                  : n.consume_front("x86-64-v") && n.size() == 1 &&
+                          n[0] >= '2' && n[0] <= '4'
+                      ? n[0] - '0'
+                      : 0;
+      if (level == 0) {
+        diags.error(SourceRange(),
+                    "--cpu with several CPUs takes the x86-64 levels x86-64, "
+                    "x86-64-v2, x86-64-v3 and x86-64-v4 (or 'auto'), got '" +
+                        list + "'");
+        return false;
+      }
+      byLevel[level] =
+          level == 1 ? "x86-64" : "x86-64-v" + std::to_string(level);
+    }
+    auto it = byLevel.begin();
+    target.cpu = it->second;
+    for (++it; it != byLevel.end(); ++it)
+      target.versions.push_back({it->first, it->second});
+  }
   if (target.cpu != "native") {
     // Reject unknown CPU names here: LLVM would only warn, then abort.
     llvm::InitializeNativeTarget();

@@ -7,6 +7,8 @@
 #include "mlir/Support/LLVM.h"
 #include "llvm/Support/raw_ostream.h"
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace mlir {
 class ModuleOp;
@@ -25,6 +27,11 @@ struct CPUTargetOptions {
   std::string cpu = "x86-64-v2";
   /// Extra "+feat,-feat" features appended to the CPU's.
   std::string features;
+  /// More versions of every kernel (`--cpu=x86-64-v2,x86-64-v3,x86-64-v4`):
+  /// (x86-64 level, CPU name), ascending. The kernels compiled for `cpu` are
+  /// the fallback; a dispatcher calls the highest version whose level is at
+  /// most tic_rt_cpu_level() (runtime/src/CPU.cpp).
+  std::vector<std::pair<int, std::string>> versions;
   /// 0..3: LLVM optimization level (O3 enables loop and SLP vectorization).
   unsigned optLevel = 3;
   /// Floating-point relaxations (all off: IEEE semantics).

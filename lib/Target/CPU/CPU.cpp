@@ -9,6 +9,7 @@
 
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -22,6 +23,8 @@
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
 
 #include <memory>
 #include <mutex>
@@ -50,6 +53,95 @@ tic::resolveCPU(const CPUTargetOptions &options) {
   if (!options.features.empty())
     features = features.empty() ? options.features : features + "," + options.features;
   return {cpu, features};
+}
+
+/// Clones every kernel-side function (internal, not a `__tic_` field
+/// accessor) once per extra version, with that version's target CPU, and
+/// routes the calls from the rest of the module through a dispatcher on
+/// tic_rt_cpu_level(). References between versioned functions (a kernel
+/// passing its loop body to tic_rt_parallel_for) stay within one version.
+static void multiVersion(llvm::Module &m,
+                         ArrayRef<std::pair<int, std::string>> versions) {
+  SmallVector<llvm::Function *> base;
+  for (llvm::Function &f : m)
+    if (!f.isDeclaration() && f.hasLocalLinkage() &&
+        !f.getName().starts_with("__tic_"))
+      base.push_back(&f);
+  if (base.empty())
+    return;
+  llvm::SmallPtrSet<llvm::Function *, 16> versioned(base.begin(), base.end());
+  // clones[v][i]: version v of base[i].
+  SmallVector<SmallVector<llvm::Function *>> clones;
+  for (auto &[level, cpu] : versions) {
+    llvm::ValueToValueMapTy vmap;
+    SmallVector<llvm::Function *> fs;
+    std::string suffix = "." + cpu;
+    for (llvm::Function *f : base) {
+      llvm::Function *c = llvm::Function::Create(
+          f->getFunctionType(), f->getLinkage(), f->getName() + suffix, &m);
+      vmap[f] = c;
+      fs.push_back(c);
+    }
+    for (size_t i = 0; i < base.size(); ++i) {
+      llvm::Function *f = base[i], *c = fs[i];
+      auto dst = c->arg_begin();
+      for (llvm::Argument &a : f->args())
+        vmap[&a] = &*dst++;
+      SmallVector<llvm::ReturnInst *> rets;
+      llvm::CloneFunctionInto(
+          c, f, vmap, llvm::CloneFunctionChangeType::LocalChangesOnly, rets);
+      c->addFnAttr("target-cpu", cpu);
+      c->removeFnAttr("target-features");
+      versioned.insert(c);
+    }
+    clones.push_back(std::move(fs));
+  }
+  llvm::FunctionCallee levelFn = m.getOrInsertFunction(
+      "tic_rt_cpu_level", llvm::Type::getInt32Ty(m.getContext()));
+  for (size_t i = 0; i < base.size(); ++i) {
+    llvm::Function *f = base[i];
+    // Only entries reached from outside the kernels need a dispatcher.
+    bool outside = llvm::any_of(f->uses(), [&](llvm::Use &u) {
+      auto *inst = dyn_cast<llvm::Instruction>(u.getUser());
+      return !inst || !versioned.count(inst->getFunction());
+    });
+    if (!outside)
+      continue;
+    llvm::Function *d = llvm::Function::Create(
+        f->getFunctionType(), llvm::GlobalValue::InternalLinkage,
+        f->getName() + ".dispatch", &m);
+    d->copyAttributesFrom(f);
+    f->replaceUsesWithIf(d, [&](llvm::Use &u) {
+      auto *inst = dyn_cast<llvm::Instruction>(u.getUser());
+      return !inst || !versioned.count(inst->getFunction());
+    });
+    llvm::LLVMContext &ctx = m.getContext();
+    SmallVector<llvm::Value *> args;
+    for (llvm::Argument &a : d->args())
+      args.push_back(&a);
+    auto *entry = llvm::BasicBlock::Create(ctx, "entry", d);
+    llvm::IRBuilder<> b(entry);
+    llvm::Value *level = b.CreateCall(levelFn);
+    // Highest version first; the base version last.
+    for (size_t v = versions.size(); v-- > 0;) {
+      auto *take = llvm::BasicBlock::Create(ctx, "v" + std::to_string(v), d);
+      auto *next = llvm::BasicBlock::Create(ctx, "next", d);
+      b.CreateCondBr(b.CreateICmpSGE(level, b.getInt32(versions[v].first)),
+                     take, next);
+      b.SetInsertPoint(take);
+      llvm::Value *r = b.CreateCall(clones[v][i], args);
+      if (f->getReturnType()->isVoidTy())
+        b.CreateRetVoid();
+      else
+        b.CreateRet(r);
+      b.SetInsertPoint(next);
+    }
+    llvm::Value *r = b.CreateCall(f, args);
+    if (f->getReturnType()->isVoidTy())
+      b.CreateRetVoid();
+    else
+      b.CreateRet(r);
+  }
 }
 
 LogicalResult tic::emitCPU(ModuleOp module, const CPUTargetOptions &options,
@@ -125,6 +217,8 @@ LogicalResult tic::emitCPU(ModuleOp module, const CPUTargetOptions &options,
       if (llvm::isa<llvm::FPMathOperator>(inst))
         inst.setFastMathFlags(inst.getFastMathFlags() | fmf);
   }
+  if (!options.versions.empty())
+    multiVersion(*llvmModule, options.versions);
   if (llvm::verifyModule(*llvmModule, &llvm::errs()))
     return emitError(module.getLoc()) << "generated LLVM IR is invalid";
 

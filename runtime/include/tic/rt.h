@@ -76,6 +76,13 @@ TC_API const tc_options *tic_rt_options(const tic_rt_context *ctx);
 /* Number of CPU threads parallel loops use (>= 1); 1 for a NULL context. */
 TC_API int32_t tic_rt_num_threads(const tic_rt_context *ctx);
 
+/* The x86-64 micro-architecture level this process may use: 1 (baseline),
+ * 2 (SSE4.2, POPCNT), 3 (AVX2, FMA, BMI2) or 4 (AVX-512 F/BW/CD/DQ/VL), as
+ * the CPU and the OS support it, capped by the environment variable
+ * TIC_CPU_LEVEL. Computed once. Kernels compiled for several levels
+ * (tic --cpu=auto) call the highest version not above it. */
+TC_API int32_t tic_rt_cpu_level(void);
+
 /*===--------------------------------------------------------------------===*/
 /* Errors                                                                   */
 /*===--------------------------------------------------------------------===*/
