@@ -277,8 +277,10 @@ int main(int argc, char **argv) {
   app.add_option("--emit", opts.emit, emitHelp)
       ->check(CLI::IsMember(std::vector<std::string>(std::begin(kEmitKinds),
                                                      std::end(kEmitKinds))));
+  // One NAME=VALUE per -D (a vector option would swallow the input too).
   app.add_option("-D", opts.defines,
-                 "Override a constant: -D name=value (repeatable)");
+                 "Override a constant: -D name=value (repeatable)")
+      ->allow_extra_args(false);
   app.add_option("-O", opts.optLevel, "Optimisation level 0-3 (default 3)")
       ->check(CLI::IsMember({"0", "1", "2", "3"}));
   app.add_flag("--fsyntax-only", opts.syntaxOnly,
