@@ -15,7 +15,8 @@
 static const char *names[OPS] = {
     "sin", "cos", "tan", "asin", "acos", "atan2", "tanh", "exp",
     "log", "sqrt", "rsqrt", "pow", "abs", "floor", "ceil", "round",
-    "min", "max(s)", "clamp", "select", "**2.5", "neg", "f32(i32)", "**2"};
+    "min", "max(s)", "clamp", "select", "**2.5", "neg", "f32(i32)", "**2",
+    "min3", "max3", "abs(a)**b"};
 static const char *inames[IOPS] = {"i32", "cast<i32>", "abs", "min", "max",
                                    "clamp", "neg", "//", "%"};
 static const char *dnames[DOPS] = {"f64*3", "cast<f64>", "f64(i32)*0.5"};
@@ -59,6 +60,11 @@ static void reference(float a, float b, double *w, int32_t *wi, double *wd) {
   w[21] = -a;
   w[22] = (float)ia;
   w[23] = a * a;
+  w[24] = a < b ? a : b;
+  w[24] = w[24] < a * 0.5f ? w[24] : a * 0.5f;
+  w[25] = a > b - 2.0f ? a : b - 2.0f;
+  w[25] = w[25] > 0.25f ? w[25] : 0.25f;
+  w[26] = pow(fabsf(a), b);
   wi[0] = ia;
   wi[1] = ib;
   wi[2] = ia < 0 ? -ia : ia;

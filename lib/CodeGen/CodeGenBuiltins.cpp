@@ -186,31 +186,43 @@ RV Generator::genBuiltin(const tast::CallExpr &e) {
   case Builtin::Atan2:
   case Builtin::Min:
   case Builtin::Max: {
-    RV x = gen(arg(0)), y = gen(arg(1));
+    // min/max take two or more arguments (scalars broadcast): fold left.
+    SmallVector<RV> xs;
+    for (size_t k = 0; k < e.args.size(); ++k) {
+      xs.push_back(gen(arg(k)));
+      if (!xs.back().size())
+        return {};
+    }
+    if (xs.size() < 2)
+      return {};
     RV out;
-    size_t n = std::max(x.size(), y.size());
-    for (size_t i = 0; i < n && x.size() && y.size(); ++i) {
-      ST t = i < rts.size() ? rts[i] : rt;
-      Value a =
-          conv(x.v[x.size() == 1 ? 0 : i], x.ts[x.size() == 1 ? 0 : i], t);
-      Value c =
-          conv(y.v[y.size() == 1 ? 0 : i], y.ts[y.size() == 1 ? 0 : i], t);
-      Value v;
-      if (bi == Builtin::Atan2) {
-        ST ft = t.isFloat() ? t : ST::f32();
-        v = conv(
-            math::Atan2Op::create(b, curLoc, conv(a, t, ft), conv(c, t, ft)),
-            ft, t);
-      } else if (t.isFloat()) {
-        v = bi == Builtin::Min
-                ? Value(arith::MinNumFOp::create(b, curLoc, a, c))
-                : Value(arith::MaxNumFOp::create(b, curLoc, a, c));
-      } else if (t.sgn && !t.isBool()) {
-        v = bi == Builtin::Min ? Value(arith::MinSIOp::create(b, curLoc, a, c))
-                               : Value(arith::MaxSIOp::create(b, curLoc, a, c));
-      } else {
-        v = bi == Builtin::Min ? Value(arith::MinUIOp::create(b, curLoc, a, c))
-                               : Value(arith::MaxUIOp::create(b, curLoc, a, c));
+    for (size_t i = 0; i < rts.size(); ++i) {
+      ST t = rts[i];
+      auto at = [&](const RV &v) {
+        size_t j = v.size() == 1 ? 0 : i;
+        return conv(v.v[j], v.ts[j], t);
+      };
+      Value v = at(xs[0]);
+      for (size_t k = 1; k < xs.size(); ++k) {
+        Value c = at(xs[k]);
+        if (bi == Builtin::Atan2) {
+          ST ft = t.isFloat() ? t : ST::f32();
+          v = conv(
+              math::Atan2Op::create(b, curLoc, conv(v, t, ft), conv(c, t, ft)),
+              ft, t);
+        } else if (t.isFloat()) {
+          v = bi == Builtin::Min
+                  ? Value(arith::MinNumFOp::create(b, curLoc, v, c))
+                  : Value(arith::MaxNumFOp::create(b, curLoc, v, c));
+        } else if (t.sgn && !t.isBool()) {
+          v = bi == Builtin::Min
+                  ? Value(arith::MinSIOp::create(b, curLoc, v, c))
+                  : Value(arith::MaxSIOp::create(b, curLoc, v, c));
+        } else {
+          v = bi == Builtin::Min
+                  ? Value(arith::MinUIOp::create(b, curLoc, v, c))
+                  : Value(arith::MaxUIOp::create(b, curLoc, v, c));
+        }
       }
       out.push(v, t);
     }
