@@ -18,6 +18,8 @@
 
 void tic::buildCPULoweringPipeline(mlir::OpPassManager &pm,
                                    const CPULoweringOptions &options) {
+  if (options.demoteAtomics)
+    pm.addPass(createDemoteAtomics());
   pm.addPass(createLowerStructFor());
   pm.addPass(createLowerFieldAccess());
   if (options.cleanup) pm.addPass(mlir::createCSEPass());
