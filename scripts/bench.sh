@@ -48,7 +48,7 @@ echo "threads: $THREADS, median of $REPS runs after $WARMUP warm-up runs, OMP_WA
 echo "load average before the run: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 ARGS=(--reps "$REPS" --warmup "$WARMUP" --threads "$THREADS")
-for b in bench_stream bench_reduce bench_stencil bench_julia bench_mpm88_8k bench_mpm88_64k bench_nbody bench_nbody_atomic; do
+for b in bench_stream bench_reduce bench_stencil bench_julia bench_mpm88_8k bench_mpm88_64k; do
   echo "== $b"
   if [ ! -x "$BENCH_BIN/$b" ]; then
     echo "   (not built)"; echo "MISSING $b" >> "$LOG"; continue

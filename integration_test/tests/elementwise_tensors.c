@@ -13,10 +13,10 @@
 #define MAXC 9
 
 static const char *names[OPS] = {
-    "sin",  "cos",      "tan",  "asin",   "acos",  "atan2",    "tanh",
-    "exp",  "log",      "sqrt", "rsqrt",  "pow",   "abs",      "floor",
-    "ceil", "round",    "min",  "max(s)", "clamp", "select",   "**2.5",
-    "neg",  "f32(i32)", "**2",  "min3",   "max3",  "abs(a)**b"};
+    "sin", "cos", "tan", "asin", "acos", "atan2", "tanh", "exp",
+    "log", "sqrt", "rsqrt", "pow", "abs", "floor", "ceil", "round",
+    "min", "max(s)", "clamp", "select", "**2.5", "neg", "f32(i32)", "**2",
+    "min3", "max3", "abs(a)**b"};
 static const char *inames[IOPS] = {"i32", "cast<i32>", "abs", "min", "max",
                                    "clamp", "neg", "//", "%"};
 static const char *dnames[DOPS] = {"f64*3", "cast<f64>", "f64(i32)*0.5"};

@@ -138,9 +138,7 @@ bool tic::codegen::runBackend(const sema::CheckedModule &checked,
 #endif
 
   PassManager pm(&ctx);
-  CPULoweringOptions lowering;
-  lowering.demoteAtomics = options.demoteAtomics;
-  buildCPULoweringPipeline(pm, lowering);
+  buildCPULoweringPipeline(pm);
   if (failed(pm.run(*module))) {
     if (!diags.hasErrors())
       diags.error(SourceRange(), "lowering to the LLVM dialect failed");

@@ -18,8 +18,6 @@
 
 void tic::buildCPULoweringPipeline(mlir::OpPassManager &pm,
                                    const CPULoweringOptions &options) {
-  if (options.demoteAtomics)
-    pm.addPass(createDemoteAtomics());
   pm.addPass(createLowerStructFor());
   pm.addPass(createLowerFieldAccess());
   if (options.cleanup) pm.addPass(mlir::createCSEPass());

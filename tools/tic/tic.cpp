@@ -55,7 +55,6 @@ struct Options {
   unsigned errorLimit = 20;
   bool syntaxOnly = false;
   // -ffast-math and its parts (docs/cli.md)
-  bool noDemoteAtomics = false;
   bool fastMath = false;
   tic::FPOptions fp;
   std::string fpContract = "off";
@@ -165,7 +164,6 @@ int runCodeGen(const Options &opts, const sema::CheckedModule &checked,
   bo.cpu = opts.cpu;
   bo.debug = opts.debug;
   bo.checkBounds = opts.checkBounds;
-  bo.demoteAtomics = !opts.noDemoteAtomics;
   bo.fp = opts.fastMath ? tic::FPOptions::fast() : opts.fp;
   if (opts.fpContract == "fast")
     bo.fp.contract = true;
@@ -289,8 +287,6 @@ int main(int argc, char **argv) {
                "Check the program (parse and semantic analysis); write nothing");
   app.add_flag("-g", opts.debug,
                "Debug build: bounds checks, assertions, overflow reports");
-  app.add_flag("--no-demote-atomics", opts.noDemoteAtomics,
-               "Keep every field += as an atomic (no atomic demotion)");
   app.add_flag("--ffast-math", opts.fastMath,
                "Every floating-point relaxation below (off by default: IEEE)");
   app.add_flag("--fassociative-math", opts.fp.reassociate,

@@ -40,8 +40,6 @@ struct BackendOptions {
   bool debug = false;
   /// Field/ndarray index checks (-g or --check-bounds).
   bool checkBounds = false;
-  /// Atomic demotion (tic-demote-atomics); off with --no-demote-atomics.
-  bool demoteAtomics = true;
   /// -ffast-math and its parts (all off by default: IEEE semantics).
   FPOptions fp;
   /// The input's name as given on the command line (locations, banner).

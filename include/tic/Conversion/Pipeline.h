@@ -13,18 +13,15 @@ struct CPULoweringOptions {
   bool cleanup = true;
   /// Run tic-snode-access-cse (simplification II).
   bool accessCSE = true;
-  /// Run tic-demote-atomics (Taichi's atomic demotion; --no-demote-atomics).
-  bool demoteAtomics = true;
 };
 
 /// Adds the passes that take a module of tc kernels + snode trees down to
 /// the LLVM dialect (ready for mlir::translateModuleToLLVMIR / tic::emitCPU):
-///   tic-demote-atomics, tic-lower-struct-for, tic-lower-field-access,
-///   tic-snode-access-cse, [canonicalize, cse], convert-tc-to-llvm,
-///   convert-snode-to-llvm, convert-scf-to-cf, convert-math-to-llvm,
-///   convert-math-to-libm, convert-arith-to-llvm, finalize-memref-to-llvm,
-///   convert-cf-to-llvm, convert-func-to-llvm, convert-ub-to-llvm,
-///   reconcile-unrealized-casts.
+///   tic-lower-struct-for, tic-lower-field-access, tic-snode-access-cse,
+///   [canonicalize, cse], convert-tc-to-llvm, convert-snode-to-llvm,
+///   convert-scf-to-cf, convert-math-to-llvm, convert-math-to-libm,
+///   convert-arith-to-llvm, finalize-memref-to-llvm, convert-cf-to-llvm,
+///   convert-func-to-llvm, convert-ub-to-llvm, reconcile-unrealized-casts.
 /// `pm` must be a pass manager on builtin.module. Compute the SNodeLayout
 /// (root size, field shapes) BEFORE running it: the trees are erased.
 void buildCPULoweringPipeline(mlir::OpPassManager &pm,

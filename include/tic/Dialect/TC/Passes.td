@@ -17,20 +17,6 @@ def LowerStructFor : Pass<"tic-lower-struct-for", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
-def DemoteAtomics : Pass<"tic-demote-atomics", "::mlir::ModuleOp"> {
-  let summary = "Turn field atomics that cannot race into load / op / store";
-  let description = [{
-    Taichi's atomic demotion, over tc ops. A tc.atomic_rmw outside parallel
-    loops or in a `serialize` loop, or in a parallel loop whose iteration
-    owns the cell (every induction variable appears as `iv * a + b`, a != 0,
-    in some index, and every other access of the field in the loop uses the
-    same functions in the same positions), becomes tc.load, the arith
-    operation and tc.store; the load is the old value. ndarray atomics are
-    kept (ndarray arguments may alias).
-  }];
-  let dependentDialects = ["::mlir::arith::ArithDialect"];
-}
-
 def LowerFieldAccess : Pass<"tic-lower-field-access", "::mlir::ModuleOp"> {
   let summary = "Decompose tc.load/store/atomic_rmw into snode micro-access chains";
   let description = [{
