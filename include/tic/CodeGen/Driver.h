@@ -38,6 +38,8 @@ struct BackendOptions {
   bool debug = false;
   /// Field/ndarray index checks (-g or --check-bounds).
   bool checkBounds = false;
+  /// Run tic-demote-atomics (off: --no-demote-atomics, for ablation).
+  bool demoteAtomics = true;
   /// The input's name as given on the command line (locations, banner).
   std::string inputName;
 };
