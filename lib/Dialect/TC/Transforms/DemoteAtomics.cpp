@@ -87,7 +87,29 @@ public:
       : loop(loop), ivs(loop->getRegion(0).front().getArguments()) {}
 
   /// Defined outside the loop, or a pure computation of such values.
+  /// Memoized; an answer cut short by the depth limit is a conservative
+  /// `false` and may be reused.
   bool isInvariant(Value v, unsigned depth = 0) const {
+    auto it = invariantCache.find(v);
+    if (it != invariantCache.end())
+      return it->second;
+    bool r = computeInvariant(v, depth);
+    invariantCache[v] = r;
+    return r;
+  }
+
+  /// The affine form of `v`, or std::nullopt (memoized like isInvariant).
+  std::optional<LinearForm> analyze(Value v, unsigned depth = 0) const {
+    auto it = formCache.find(v);
+    if (it != formCache.end())
+      return it->second;
+    std::optional<LinearForm> f = computeForm(v, depth);
+    formCache.try_emplace(v, f);
+    return f;
+  }
+
+private:
+  bool computeInvariant(Value v, unsigned depth) const {
     if (!loop->isAncestor(v.getParentRegion()->getParentOp()))
       return true;
     Operation *def = v.getDefiningOp();
@@ -98,7 +120,7 @@ public:
                         [&](Value o) { return isInvariant(o, depth + 1); });
   }
 
-  std::optional<LinearForm> analyze(Value v, unsigned depth = 0) const {
+  std::optional<LinearForm> computeForm(Value v, unsigned depth) const {
     auto it = dyn_cast<IntegerType>(v.getType());
     if (!it || depth > kMaxDepth)
       return std::nullopt;
@@ -156,6 +178,7 @@ public:
     return std::nullopt;
   }
 
+public:
   /// For every induction variable d, an index position whose form is
   /// `a * iv[d] + c` with c invariant and `a` injective (odd, so a bijection
   /// mod 2^width, or nonzero on exact arithmetic). Then the iteration is a
@@ -239,6 +262,8 @@ private:
 
   Operation *loop;
   Block::BlockArgListType ivs;
+  mutable DenseMap<Value, bool> invariantCache;
+  mutable DenseMap<Value, std::optional<LinearForm>> formCache;
 };
 
 /// `old KIND v` for a tc atomic kind (float min/max ignore NaNs, as LLVM's
