@@ -48,7 +48,8 @@ echo "threads: $THREADS, median of $REPS runs after $WARMUP warm-up runs, OMP_WA
 echo "load average before the run: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 ARGS=(--reps "$REPS" --warmup "$WARMUP" --threads "$THREADS")
-for b in bench_stream bench_reduce bench_stencil bench_julia bench_mpm88_8k bench_mpm88_64k; do
+for b in bench_stream bench_reduce bench_stencil bench_julia bench_mpm88_8k bench_mpm88_64k \
+         bench_nbody bench_nbody_atomic; do
   echo "== $b"
   if [ ! -x "$BENCH_BIN/$b" ]; then
     echo "   (not built)"; echo "MISSING $b" >> "$LOG"; continue
@@ -62,7 +63,7 @@ TAICHI_NOTE=""
 if [ "$TAICHI" = 1 ] && python3 -c "import taichi" >/dev/null 2>&1; then
   echo "== taichi $(python3 -c 'import taichi; print(taichi.__version__)' 2>/dev/null | tail -n1)"
   TARGS=(--reps "$REPS" --warmup "$WARMUP" --threads "$THREADS")
-  for s in stream stencil julia; do
+  for s in stream stencil julia nbody; do
     (cd bench/taichi && python3 "$s.py" "${TARGS[@]}" 2>&1) | grep '^TAICHI' | tee -a "$LOG" || true
   done
   (cd bench/taichi && python3 mpm88.py "${TARGS[@]}" --np 8192 --ng 128 --dt 2e-4 2>&1) | grep '^TAICHI' | tee -a "$LOG" || true
@@ -77,7 +78,7 @@ fi
 echo "load average after the runs: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "== tic compile time ($COMPILE_REPS runs each, median)"
 if [ -x "$TIC" ]; then
-  for m in stream stencil julia mpm88; do
+  for m in stream stencil julia mpm88 nbody; do
     times=()
     ok=1
     for _ in $(seq "$COMPILE_REPS"); do

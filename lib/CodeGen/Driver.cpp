@@ -138,7 +138,9 @@ bool tic::codegen::runBackend(const sema::CheckedModule &checked,
 #endif
 
   PassManager pm(&ctx);
-  buildCPULoweringPipeline(pm);
+  CPULoweringOptions lowering;
+  lowering.demoteAtomics = options.demoteAtomics;
+  buildCPULoweringPipeline(pm, lowering);
   if (failed(pm.run(*module))) {
     if (!diags.hasErrors())
       diags.error(SourceRange(), "lowering to the LLVM dialect failed");

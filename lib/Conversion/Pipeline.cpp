@@ -18,6 +18,11 @@
 
 void tic::buildCPULoweringPipeline(mlir::OpPassManager &pm,
                                    const CPULoweringOptions &options) {
+  // On tc ops, before anything is lowered: struct-for induction variables
+  // are still the cells' indices, and the field accesses still name fields.
+  // Kernel-scope reductions are left to convert-tc-to-llvm's privatization.
+  if (options.demoteAtomics)
+    pm.addPass(createDemoteAtomics());
   pm.addPass(createLowerStructFor());
   pm.addPass(createLowerFieldAccess());
   if (options.cleanup) pm.addPass(mlir::createCSEPass());

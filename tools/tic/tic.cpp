@@ -45,6 +45,7 @@ struct Options {
   std::string optLevel = "3";
   bool debug = false;
   bool checkBounds = false;
+  bool noDemoteAtomics = false;
   std::string target = "host";
   std::string header;
   std::string cpu;
@@ -167,6 +168,7 @@ int runCodeGen(const Options &opts, const sema::CheckedModule &checked,
   bo.fp = opts.fastMath ? tic::FPOptions::fast() : opts.fp;
   if (opts.fpContract == "fast")
     bo.fp.contract = true;
+  bo.demoteAtomics = !opts.noDemoteAtomics;
   bo.inputName = opts.input == "-" ? "<stdin>" : opts.input;
   codegen::BackendOutputs out;
   if (!codegen::runBackend(checked, diags, bo, out) || diags.hasErrors())
@@ -306,6 +308,8 @@ int main(int argc, char **argv) {
                "Ignore the sign of zero");
   app.add_flag("--check-bounds", opts.checkBounds,
                "Check field and ndarray indices at run time");
+  app.add_flag("--no-demote-atomics", opts.noDemoteAtomics,
+               "Keep every atomic update atomic (no tic-demote-atomics)");
   app.add_option("--target", opts.target,
                  "Comma-separated targets: host, cuda (default host)");
   app.add_option("--header", opts.header,

@@ -42,6 +42,8 @@ struct BackendOptions {
   bool checkBounds = false;
   /// -ffast-math and its parts (all off by default: IEEE semantics).
   FPOptions fp;
+  /// Run tic-demote-atomics (off: --no-demote-atomics, for ablation).
+  bool demoteAtomics = true;
   /// The input's name as given on the command line (locations, banner).
   std::string inputName;
 };

@@ -13,11 +13,14 @@ struct CPULoweringOptions {
   bool cleanup = true;
   /// Run tic-snode-access-cse (simplification II).
   bool accessCSE = true;
+  /// Run tic-demote-atomics (atomics that cannot race -> load/op/store).
+  bool demoteAtomics = true;
 };
 
 /// Adds the passes that take a module of tc kernels + snode trees down to
 /// the LLVM dialect (ready for mlir::translateModuleToLLVMIR / tic::emitCPU):
-///   tic-lower-struct-for, tic-lower-field-access, tic-snode-access-cse,
+///   tic-demote-atomics, tic-lower-struct-for, tic-lower-field-access,
+///   tic-snode-access-cse,
 ///   [canonicalize, cse], convert-tc-to-llvm, convert-snode-to-llvm,
 ///   convert-scf-to-cf, convert-math-to-llvm, convert-math-to-libm,
 ///   convert-arith-to-llvm, finalize-memref-to-llvm, convert-cf-to-llvm,

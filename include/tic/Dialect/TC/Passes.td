@@ -17,6 +17,41 @@ def LowerStructFor : Pass<"tic-lower-struct-for", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def DemoteAtomics : Pass<"tic-demote-atomics", "::mlir::ModuleOp"> {
+  let summary = "Turn atomics that cannot race into plain load / op / store";
+  let description = [{
+    As Taichi's demote_atomics: a `tc.atomic_rmw`, `tc.ndarray_atomic_rmw`
+    or `memref.atomic_rmw` becomes a load, the operation and a store (the
+    loaded value replaces the old value the atomic returned) when no other
+    thread can touch the same memory while it runs:
+
+    * outside parallel loops (the kernel's top level runs on one thread), and
+      anywhere in a `serialize`d loop, except a captured reduction variable
+      that convert-tc-to-llvm privatizes anyway;
+    * in a parallel loop, on a field whose path is dense when the element
+      is owned by the iteration: for every induction variable, one index
+      position is `a * iv + c` (`c` loop-invariant, `a` odd, or nonzero with
+      `nsw` arithmetic) and every access of the field in the loop (loads,
+      stores, atomics, any component) has the same expression at those
+      positions. Other positions are free (`x[i, k]` in a serial inner loop
+      over `k`);
+    * the same for ndarrays, where every access in the loop to an ndarray of
+      the same element type (which might alias) must be to the same
+      ndarray with the same key expressions;
+    * `memref.atomic_rmw` on a local allocated inside the parallel loop
+      (private to the iteration).
+
+    Reductions into a kernel-scope variable captured by a parallel loop are
+    left to the per-chunk privatization of convert-tc-to-llvm.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+  let statistics = [
+    Statistic<"numDemoted", "num-demoted", "Atomics demoted to load/op/store">,
+    Statistic<"numKept", "num-kept", "Atomics kept">
+  ];
+}
+
 def LowerFieldAccess : Pass<"tic-lower-field-access", "::mlir::ModuleOp"> {
   let summary = "Decompose tc.load/store/atomic_rmw into snode micro-access chains";
   let description = [{
