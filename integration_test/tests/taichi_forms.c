@@ -7,6 +7,8 @@
 
 int main(void) {
   taichi_forms_ctx *ctx = NULL;
+  static float red[N * 4], wred[N * 4];
+  static int32_t boxed[12];
   static float qs[N], p[N * 3], r[N * 12], rv[N * 9], rm[N * 9], h[4 * 4 * 2];
   static float wr[N * 12], wrv[N * 9], wrm[N * 9], wh[4 * 4 * 2];
   static int32_t ri[16], steps[40], g[6 * 5], wsteps[40], wg[6 * 5];
@@ -28,6 +30,8 @@ int main(void) {
   CHECK(taichi_forms_steps_read(ctx, steps, 40));
   CHECK(taichi_forms_g_read(ctx, g, 30));
   CHECK(taichi_forms_h_read(ctx, h, 32));
+  CHECK(taichi_forms_red_read(ctx, red, N * 4));
+  CHECK(taichi_forms_boxed_read(ctx, boxed, 12));
   for (i = 0; i < N; ++i) {
     float x = p[i * 3], y = p[i * 3 + 1], z = p[i * 3 + 2];
     float *w = wr + i * 12, *v = wrv + i * 9, *m = wrm + i * 9;
@@ -49,6 +53,14 @@ int main(void) {
     w[10] = 357.0f;
     w[11] = 24.0f;
     w[0] = w[0] + (qs[i] * 2.0f + 1.5f);
+    {
+      float mx = x > y ? x : y, mn = x < y ? x : y;
+      wred[i * 4] = mx > z ? mx : z;
+      wred[i * 4 + 1] = mn < z ? mn : z;
+      wred[i * 4 + 2] = x + y + z;
+      wred[i * 4 + 3] = (float)(x != 0 || y != 0 || z != 0) +
+                        10.0f * (float)(x > 0 && y > 0 && z > 0);
+    }
     for (k = 0; k < 3; ++k) {
       v[k] = x + 1.0f + p[i * 3 + k] * 2.0f;
       v[3 + k] = inv * p[i * 3 + k];
@@ -72,6 +84,14 @@ int main(void) {
   compare_f32("rv", rv, wrv, N * 9, 2e-6, 1e-6);
   compare_f32("rm", rm, wrm, N * 9, 0, 0);
   compare_f32("h", h, wh, 32, 0, 0);
+  compare_f32("reductions", red, wred, N * 4, 0, 0);
+  for (i = 0; i < 2; ++i)
+    for (j = 0; j < 3; ++j)
+      for (k = 0; k < 2; ++k)
+        if (boxed[(i * 3 + j) * 2 + k] != i * 100 + j * 10 + k) {
+          fprintf(stderr, "boxed[%d, %d, %d] wrong\n", i, j, k);
+          ++bad;
+        }
   for (i = 0; i < N; ++i) /* zero(x) keeps the sign: x * 0 */
     if (signbit(r[i * 12 + 5]) != signbit(wr[i * 12 + 5])) {
       fprintf(stderr, "zero(%g): sign differs\n", p[i * 3]);

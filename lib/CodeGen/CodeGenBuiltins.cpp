@@ -174,6 +174,30 @@ RV Generator::genBuiltin(const tast::CallExpr &e) {
     return out;
   }
   switch (bi) {
+  case Builtin::Sum:
+  case Builtin::Any:
+  case Builtin::All: {
+    const tast::Expr *recv = methodReceiver(e);
+    RV x = gen(recv ? recv : arg(0));
+    if (!x.size())
+      return {};
+    Value acc;
+    for (size_t i = 0; i < x.size(); ++i) {
+      Value c = bi == Builtin::Sum ? conv(x.v[i], x.ts[i], rt)
+                                   : toI1(x.v[i], x.ts[i]);
+      if (!acc)
+        acc = c;
+      else if (bi == Builtin::Sum)
+        acc = scalarBinop(tast::BinaryOp::Add, acc, c, rt, e.range);
+      else if (bi == Builtin::Any)
+        acc = arith::OrIOp::create(b, curLoc, acc, c);
+      else
+        acc = arith::AndIOp::create(b, curLoc, acc, c);
+    }
+    RV out;
+    out.push(acc, bi == Builtin::Sum ? rt : ST::boolean());
+    return out;
+  }
   case Builtin::Zero: {
     // x * 0 (not a plain 0): -0.0 for negative x, NaN for NaN and inf.
     RV x = gen(arg(0)), out;
@@ -188,13 +212,25 @@ RV Generator::genBuiltin(const tast::CallExpr &e) {
   case Builtin::Max: {
     // min/max take two or more arguments (scalars broadcast): fold left.
     SmallVector<RV> xs;
+    if (const tast::Expr *recv = methodReceiver(e)) // v.max()
+      xs.push_back(gen(recv));
     for (size_t k = 0; k < e.args.size(); ++k) {
       xs.push_back(gen(arg(k)));
       if (!xs.back().size())
         return {};
     }
+    if (xs.size() == 1 && bi != Builtin::Atan2) {
+      // v.max() / v.min(): fold the components.
+      RV all = xs[0];
+      xs.clear();
+      for (size_t i = 0; i < all.size(); ++i) {
+        RV c;
+        c.push(all.v[i], all.ts[i]);
+        xs.push_back(c);
+      }
+    }
     if (xs.size() < 2)
-      return {};
+      return xs.size() == 1 ? convTo(xs[0], rts) : RV();
     RV out;
     for (size_t i = 0; i < rts.size(); ++i) {
       ST t = rts[i];

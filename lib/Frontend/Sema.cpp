@@ -141,6 +141,9 @@ const char *sema::builtinName(Builtin b) {
       "norm_inv",
       "zero",
       "identity",
+      "sum",
+      "any",
+      "all",
   };
   size_t i = size_t(b);
   return i < sizeof(names) / sizeof(names[0]) ? names[i] : "?";
@@ -525,17 +528,33 @@ void Sema::checkFieldDecl(FieldDecl &d) {
   std::vector<int64_t> shape;
   bool shapeOk = true;
   if (d.hasShape) {
+    // Each extent is an integer constant; a compile-time integer vector (a
+    // list constant: `const res = [640, 320]; field c: vec3[res];`) stands
+    // for its components, as in Taichi's shape=res.
     for (auto &e : d.shape) {
-      auto v = evalIntArg(*e, "field shape");
+      auto v = evalConst(*e, "field shape");
       if (!v) {
         shapeOk = false;
         continue;
       }
-      if (*v <= 0) {
-        error(e->range, "field shape must be positive, got " + std::to_string(*v));
-        shapeOk = false;
+      std::vector<ConstValue> parts = v->kind == ConstValue::Kind::Aggregate
+                                          ? v->elems
+                                          : std::vector<ConstValue>{*v};
+      for (const ConstValue &p : parts) {
+        if (p.kind != ConstValue::Kind::Int) {
+          error(e->range,
+                "field shape must be an integer or a list of integers, got '" +
+                    typeName(v->type) + "'");
+          shapeOk = false;
+          break;
+        }
+        if (p.i <= 0) {
+          error(e->range,
+                "field shape must be positive, got " + std::to_string(p.i));
+          shapeOk = false;
+        }
+        shape.push_back(p.i);
       }
-      shape.push_back(*v);
     }
     if (shape.size() > kMaxAxes) {
       error(d.shapeRange, "fields have at most " + std::to_string(kMaxAxes) +

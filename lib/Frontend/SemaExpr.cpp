@@ -999,7 +999,8 @@ bool Sema::isLValue(Expr &e, bool reportLet, std::string *why) {
 static const char *kMethodBuiltins[] = {
     "norm",      "norm_sqr",    "normalized",    "norm_inv",
     "transpose", "determinant", "inverse",       "trace",
-    "dot",       "cross",       "outer_product",
+    "dot",       "cross",       "outer_product", "max",
+    "min",       "sum",         "any",           "all",
 };
 
 /// The n x n identity matrix of element type `el`, as a constant.
@@ -1592,6 +1593,13 @@ const Type *Sema::checkBuiltin(CallExpr &e, Builtin b, Expr *receiver) {
   case Builtin::Min:
   case Builtin::Max:
   case Builtin::Clamp: {
+    // v.max(), min(v): the largest / smallest component (Taichi's
+    // Matrix.max()).
+    if (b != Builtin::Clamp && ops.size() == 1 && ts[0]->isTensor()) {
+      if (!numericOperand(0))
+        return nullptr;
+      return elementType(ts[0]);
+    }
     if (b == Builtin::Clamp ? !arity(3, 3) : !arity(2, size_t(-1)))
       return nullptr;
     const Type *p = ts[0];
@@ -1717,6 +1725,23 @@ const Type *Sema::checkBuiltin(CallExpr &e, Builtin b, Expr *receiver) {
     if (b == Builtin::Normalized)
       return f;
     return b == Builtin::NormSqr ? elementType(ts[0]) : elementType(f);
+  }
+  case Builtin::Sum:
+  case Builtin::Any:
+  case Builtin::All: {
+    // v.sum(), v.any(), v.all() over the components (row-major, left fold).
+    if (!arity(1, 1))
+      return nullptr;
+    if (!ts[0]->isTensor()) {
+      error(ops[0]->range, "'" + name + "' needs a vector or matrix, got '" +
+                               typeName(ts[0]) + "'");
+      return nullptr;
+    }
+    if (b != Builtin::Sum)
+      return types->getBool();
+    if (!numericOperand(0))
+      return nullptr;
+    return elementType(ts[0]);
   }
   case Builtin::Zero: {
     // zero(x) = x * 0, elementwise, keeping the sign of -0.0 (Taichi).

@@ -183,7 +183,10 @@ enum class Builtin : uint16_t {
   NormInv,
   Zero,
   Identity,
-  LastBuiltin = Identity,
+  Sum,
+  Any,
+  All,
+  LastBuiltin = All,
 };
 const char *builtinName(Builtin b);
 
