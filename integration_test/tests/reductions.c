@@ -55,6 +55,17 @@ int main(void) {
     double w = (1.0 / 3.0) * 7.0 + 0.125;
     compare_f64("scalar_f64", &r, &w, 1, 0, 0);
   }
+  {
+    /* Repeated: a racy update loses increments only now and then. */
+    int rep;
+    int32_t cnt = 0, first = 0;
+    for (rep = 0; rep < 20; ++rep) {
+      CHECK(reductions_atomic_count(ctx, &cnt));
+      EXPECT_TRUE(cnt == N);
+      CHECK(reductions_atomic_first(ctx, &first));
+      EXPECT_TRUE(first == 1000000 + 2 * N);
+    }
+  }
   reductions_destroy(ctx);
   return TEST_RESULT();
 }

@@ -433,8 +433,25 @@ RV Generator::genAtomicBuiltin(const tast::CallExpr &e) {
     return {};
   std::vector<ST> tts;
   flatten(lv.type, tts);
+  // A kernel-scope `var` is shared by every iteration of a parallel loop:
+  // atomic_add(s, v) there must be a real atomic (memref.atomic_rmw, which
+  // convert-tc-to-llvm privatizes when the old value is unused), not the
+  // plain update a thread-private local gets.
+  const tast::Expr *root = e.args[0].value.get();
+  while (true) {
+    if (auto *m = tic::dyn_cast<tast::MemberExpr>(root))
+      root = m->base.get();
+    else if (auto *ix = tic::dyn_cast<tast::IndexExpr>(root))
+      root = ix->base.get();
+    else
+      break;
+  }
+  auto *n = tic::dyn_cast<tast::NameExpr>(root);
+  bool shared = inParallel && lv.k == LV::Local && n &&
+                n->ref.kind == tast::NameRef::Local && n->ref.local &&
+                n->ref.local->isKernelScope;
   return atomicLV(lv, atomicKindOfBuiltin(e.builtin), convTo(val, tts), e.range,
-                  false);
+                  shared);
 }
 
 static std::string escapePercent(const std::string &s) {
