@@ -755,46 +755,72 @@ RV Generator::decompose2x2(Builtin which, ArrayRef<Value> A, ST t,
     for (Value v : vs)
       out.push(v, t);
   };
+  auto eq = [&](Value x, Value y) -> Value {
+    return arith::CmpFOp::create(b, curLoc, arith::CmpFPredicate::OEQ, x, y);
+  };
+  auto andv = [&](Value x, Value y) -> Value {
+    return arith::AndIOp::create(b, curLoc, x, y);
+  };
+  auto absv = [&](Value x) -> Value {
+    return math::AbsFOp::create(b, curLoc, x);
+  };
+  // Taichi's closed forms (python/taichi/_funcs.py of Taichi 1.7.4), operation
+  // for operation in its order; its branches become arith.select (both
+  // sides are computed, the discarded one may be inf/NaN).
   if (which == Builtin::SymEig) {
-    // lambda = (tr +- sqrt(tr^2 - 4 det)) / 2; eigenvectors from the
-    // columns of A - lambda_other I, normalized.
+    // _sym_eig2x2. One departure: sqrt(max(gap, 0)), where Taichi takes
+    // sqrt(gap) and returns NaN when rounding makes gap slightly negative.
     Value tr = add(m[0], m[3]);
     Value det = sub(mul(m[0], m[3]), mul(m[1], m[2]));
     Value gap = sub(mul(tr, tr), mul(c(4.0), det));
     Value sq = sqrtv(arith::MaxNumFOp::create(b, curLoc, gap, c(0.0)));
     Value l1 = mul(add(tr, sq), c(0.5)), l2 = mul(sub(tr, sq), c(0.5));
-    // v1 = normalized column 0 of (A - l2 I), v2 = of (A - l1 I).
-    Value a2x = sub(m[0], l2), a2y = m[2];
-    Value a1x = sub(m[0], l1), a1y = m[2];
-    Value n2 = sqrtv(add(mul(a2x, a2x), mul(a2y, a2y)));
-    Value n1 = sqrtv(add(mul(a1x, a1x), mul(a1y, a1y)));
-    // Degenerate (A is a multiple of I, or the column vanishes): use the
-    // other column, then the axes.
-    Value b2x = m[1], b2y = sub(m[3], l2), b1x = m[1], b1y = sub(m[3], l1);
-    Value nb2 = sqrtv(add(mul(b2x, b2x), mul(b2y, b2y)));
-    Value nb1 = sqrtv(add(mul(b1x, b1x), mul(b1y, b1y)));
-    Value eps = c(t.bits == 64 ? 1e-12 : 1e-6);
-    Value use2a = lt(eps, n2), use1a = lt(eps, n1);
-    Value use2b = lt(eps, nb2), use1b = lt(eps, nb1);
-    Value v1x = sel(use2a, div(a2x, n2), sel(use2b, div(b2x, nb2), c(1.0)));
-    Value v1y = sel(use2a, div(a2y, n2), sel(use2b, div(b2y, nb2), c(0.0)));
-    Value v2x = sel(use1a, div(a1x, n1), sel(use1b, div(b1x, nb1), c(0.0)));
-    Value v2y = sel(use1a, div(a1y, n1), sel(use1b, div(b1y, nb1), c(1.0)));
+    // A1 = A - l1 I, A2 = A - l2 I (l * 0 off the diagonal, as Taichi).
+    Value a1_00 = sub(m[0], l1), a1_01 = sub(m[1], mul(l1, c(0.0)));
+    Value a1_10 = sub(m[2], mul(l1, c(0.0))), a1_11 = sub(m[3], l1);
+    Value a2_00 = sub(m[0], l2), a2_10 = sub(m[2], mul(l2, c(0.0)));
+    // v = normalized([A[0, 0], A[1, 0]]): 1 / (sqrt(x^2 + y^2 + 0) + 0) * v
+    auto normalizedCol = [&](Value x, Value y, Value &nx, Value &ny) {
+      Value n = add(sqrtv(add(add(mul(x, x), mul(y, y)), c(0.0))), c(0.0));
+      Value inv = div(c(1.0), n);
+      nx = mul(inv, x);
+      ny = mul(inv, y);
+    };
+    Value v1x, v1y, v2x, v2y;
+    normalizedCol(a2_00, a2_10, v1x, v1y);
+    normalizedCol(a1_00, a1_10, v2x, v2y);
+    // Taichi tests all(A1 == 0) (twice): then v1 = (0, 1), v2 = (1, 0).
+    Value zero1 = andv(andv(eq(a1_00, c(0.0)), eq(a1_01, c(0.0))),
+                       andv(eq(a1_10, c(0.0)), eq(a1_11, c(0.0))));
+    v1x = sel(zero1, c(0.0), v1x);
+    v1y = sel(zero1, c(1.0), v1y);
+    v2x = sel(zero1, c(1.0), v2x);
+    v2y = sel(zero1, c(0.0), v2y);
     emit({l1, l2});
     emit({v1x, v2x, v1y, v2y}); // eigenvectors as columns
     return out;
   }
-  // Polar: R = [[cs, -sn], [sn, cs]] with (cs, sn) ~ (a00 + a11, a10 - a01).
-  Value x = add(m[0], m[3]), y = sub(m[2], m[1]);
-  Value len = sqrtv(add(mul(x, x), mul(y, y)));
-  Value zeroLen =
-      arith::CmpFOp::create(b, curLoc, arith::CmpFPredicate::OEQ, len, c(0.0));
-  Value scale = div(c(1.0), len);
-  Value cs = sel(zeroLen, c(1.0), mul(x, scale));
-  Value sn = sel(zeroLen, c(0.0), mul(y, scale));
-  SmallVector<Value, 4> R{cs, neg(sn), sn, cs};
-  SmallVector<Value, 4> Rt{cs, sn, neg(sn), cs};
-  SmallVector<Value, 4> S = mat2mul(Rt, m);
+  // _polar_decompose2d: A = U P.
+  Value detA = sub(mul(m[0], m[3]), mul(m[2], m[1]));
+  Value adetA = absv(detA);
+  Value negDet = lt(detA, c(0.0));
+  SmallVector<Value, 4> B{sel(negDet, sub(m[0], m[3]), add(m[0], m[3])),
+                          sel(negDet, add(m[1], m[2]), sub(m[1], m[2])),
+                          sel(negDet, add(m[2], m[1]), sub(m[2], m[1])),
+                          sel(negDet, sub(m[3], m[0]), add(m[3], m[0]))};
+  Value adetB = absv(sub(mul(B[0], B[3]), mul(B[2], B[1])));
+  Value k = div(c(1.0), sqrtv(adetB));
+  SmallVector<Value, 4> At{m[0], m[2], m[1], m[3]};
+  SmallVector<Value, 4> AtA = mat2mul(At, m);
+  Value zeroA = andv(andv(eq(m[0], c(0.0)), eq(m[1], c(0.0))),
+                     andv(eq(m[2], c(0.0)), eq(m[3], c(0.0))));
+  SmallVector<Value, 4> R, S;
+  for (unsigned i = 0; i < 4; ++i) {
+    bool diag = i == 0 || i == 3;
+    R.push_back(sel(zeroA, c(diag ? 1.0 : 0.0), mul(B[i], k)));
+    Value p = mul(add(AtA[i], mul(adetA, c(diag ? 1.0 : 0.0))), k);
+    S.push_back(sel(zeroA, m[i], p));
+  }
   if (which == Builtin::PolarDecompose) {
     emit(R);
     emit(S);
