@@ -80,7 +80,18 @@ struct ParallelJob {
   uint64_t numChunks;
   uint64_t team;
   bool watchFailures; // stop once a task reports a kernel failure
+  uint32_t fpMode;    // the launching thread's floatModeBits()
 };
+
+/// The bits of the calling thread's floating-point control that the
+/// launching thread passes on to the workers running its loop: on x86 the
+/// MXCSR flush-to-zero and denormals-are-zero bits (set by kernels compiled
+/// with --denormals=flush); 0 elsewhere.
+uint32_t floatModeBits();
+
+/// Makes the calling thread's floatModeBits() equal to `bits` (the other
+/// control bits stay as they are).
+void setFloatModeBits(uint32_t bits);
 
 /// Runs the chunks first, first + stride, ... of `job` on the calling thread
 /// as thread `threadId` (Parallel.cpp).

@@ -9,6 +9,10 @@
 
 #include "Internal.h"
 
+#ifdef __SSE__
+#include <xmmintrin.h>
+#endif
+
 using namespace tic::rt;
 
 namespace {
@@ -17,7 +21,28 @@ namespace {
 /// enough for load balance, large enough to amortize the call overhead.
 constexpr uint64_t kChunksPerThread = 8;
 
+/// MXCSR: flush-to-zero (bit 15) and denormals-are-zero (bit 6).
+constexpr uint32_t kFtzDaz = 0x8040;
+
 } // namespace
+
+uint32_t tic::rt::floatModeBits() {
+#ifdef __SSE__
+  return _mm_getcsr() & kFtzDaz;
+#else
+  return 0;
+#endif
+}
+
+void tic::rt::setFloatModeBits(uint32_t bits) {
+#ifdef __SSE__
+  uint32_t csr = _mm_getcsr();
+  if ((csr & kFtzDaz) != bits)
+    _mm_setcsr((csr & ~kFtzDaz) | (bits & kFtzDaz));
+#else
+  (void)bits;
+#endif
+}
 
 void tic::rt::runJobChunks(const ParallelJob &job, uint64_t first,
                            uint64_t stride, int32_t threadId) {
@@ -70,8 +95,16 @@ extern "C" void tic_rt_parallel_for(tic_rt_context *ctx, int64_t begin,
     return;
   }
 
-  ParallelJob job{ctx,        fn,           closure, begin, n, g, numChunks,
-                  /*team=*/1, watchFailures};
+  ParallelJob job{ctx,
+                  fn,
+                  closure,
+                  begin,
+                  n,
+                  g,
+                  numChunks,
+                  /*team=*/1,
+                  watchFailures,
+                  floatModeBits()};
   if (ctx && threads > 1 && !nested) {
     job.team = threads < numChunks ? threads : numChunks;
     if (runOnPool(ctx, job))

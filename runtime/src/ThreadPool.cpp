@@ -253,6 +253,9 @@ void *workerMain(void *arg) {
       return nullptr;
     if (!claimSlice(*slot))
       continue; // the launcher ran this share already
+    // Run with the launching thread's denormal mode (kernels built with
+    // --denormals=flush set it around each launch).
+    setFloatModeBits(pool->job.fpMode);
     runSlice(pool->job, slot->index);
     finishSlice(pool);
   }

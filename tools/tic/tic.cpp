@@ -49,6 +49,7 @@ struct Options {
   std::string header;
   std::string cpu;
   std::string defaultFp = "f32";
+  std::string denormals = "flush";
   std::string color = "auto";
   bool werror = false;
   bool noWarnings = false;
@@ -160,6 +161,7 @@ int runCodeGen(const Options &opts, const sema::CheckedModule &checked,
   bo.cpu = opts.cpu;
   bo.debug = opts.debug;
   bo.checkBounds = opts.checkBounds;
+  bo.denormals = opts.denormals;
   bo.inputName = opts.input == "-" ? "<stdin>" : opts.input;
   codegen::BackendOutputs out;
   if (!codegen::runBackend(checked, diags, bo, out) || diags.hasErrors())
@@ -290,6 +292,10 @@ int main(int argc, char **argv) {
   app.add_option("--default-fp", opts.defaultFp,
                  "Type of float literals and random(): f32 (default) or f64")
       ->check(CLI::IsMember({"f32", "f64"}));
+  app.add_option("--denormals", opts.denormals,
+                 "Denormal floats in kernels: flush (to zero, default, like "
+                 "Taichi) or preserve (IEEE)")
+      ->check(CLI::IsMember({"flush", "preserve"}));
   app.add_option("--color", opts.color,
                  "Coloured diagnostics: auto (default), always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}));

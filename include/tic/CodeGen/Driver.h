@@ -38,6 +38,10 @@ struct BackendOptions {
   bool debug = false;
   /// Field/ndarray index checks (-g or --check-bounds).
   bool checkBounds = false;
+  /// Denormal floats in kernels (--denormals): "flush" (flush-to-zero and
+  /// denormals-are-zero while a kernel runs, like Taichi's CPU backend) or
+  /// "preserve" (IEEE). x86-64 only; elsewhere kernels use the caller's mode.
+  std::string denormals = "flush";
   /// The input's name as given on the command line (locations, banner).
   std::string inputName;
 };

@@ -23,6 +23,10 @@
 #include <unistd.h>
 #include <vector>
 
+#ifdef __SSE__
+#include <xmmintrin.h>
+#endif
+
 using tic::test::Context;
 using tic::test::makeDesc;
 
@@ -232,6 +236,37 @@ TEST(ThreadPool, DefaultThreadCountHonoursOmpNumThreads) {
     }
   }
 }
+
+#ifdef __SSE__
+TEST(ThreadPool, WorkersTakeTheLaunchersDenormalMode) {
+  // MXCSR flush-to-zero and denormals-are-zero: every task of a launch runs
+  // with the launching thread's bits, also when the workers were started
+  // (and so inherited MXCSR) under the other mode.
+  const unsigned kFtzDaz = 0x8040;
+  tic_rt_module_desc desc = makeDesc();
+  tc_options o = Context::threads(4);
+  Context ctx(desc, &o);
+  struct Modes {
+    std::atomic<int> wrong{0};
+    unsigned want = 0;
+    static void task(void *c, int64_t, int64_t, int32_t) {
+      auto *m = static_cast<Modes *>(c);
+      if ((_mm_getcsr() & 0x8040) != m->want)
+        m->wrong++;
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+  } modes;
+  unsigned saved = _mm_getcsr();
+  for (unsigned bits : {kFtzDaz, 0u, kFtzDaz, 0u}) {
+    _mm_setcsr((saved & ~kFtzDaz) | bits);
+    modes.want = bits;
+    tic_rt_parallel_for(ctx, 0, 64, 1, &Modes::task, &modes);
+    EXPECT_EQ((_mm_getcsr() & kFtzDaz), bits) << "the launcher's mode changed";
+  }
+  _mm_setcsr(saved);
+  EXPECT_EQ(modes.wrong.load(), 0);
+}
+#endif
 
 #ifdef __linux__
 /// Scheduler states ('R', 'S', ...) of this process's tic worker threads.
