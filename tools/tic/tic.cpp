@@ -321,8 +321,11 @@ int main(int argc, char **argv) {
   app.add_option("--emit", opts.emit, emitHelp)
       ->check(CLI::IsMember(std::vector<std::string>(std::begin(kEmitKinds),
                                                      std::end(kEmitKinds))));
+  // One NAME=VALUE per -D: CLI11 lets a vector option take every following
+  // argument, which swallowed the input file ('-D n=8 sim.tc').
   app.add_option("-D", opts.defines,
-                 "Override a constant: -D name=value (repeatable)");
+                 "Override a constant: -D name=value (repeatable)")
+      ->allow_extra_args(false);
   app.add_option("-O", opts.optLevel, "Optimisation level 0-3 (default 3)")
       ->check(CLI::IsMember({"0", "1", "2", "3"}));
   app.add_flag("--fsyntax-only", opts.syntaxOnly,
