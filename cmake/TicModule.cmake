@@ -10,6 +10,10 @@
 #
 # Runs, as a custom command that re-runs when the .tc file (or tic) changes:
 #   tic <file.tc> -o <dir>/<stem>.o --header <dir>/<stem>.h [-D ...] [--target ...] [OPTIONS]
+#       [-MD -MF <dir>/<stem>.d]
+# With CMake >= 3.20 and a Ninja or Makefile generator, tic writes a Make
+# dependency file that the custom command uses (DEPFILE), so the build also
+# follows the files tic reports as inputs.
 # then adds <stem>.o (and the header) to <target>'s sources, <dir> to its
 # include directories (so sources can `#include "<stem>.h"`) and links
 # <target> against the runtime. <dir> defaults to
@@ -84,14 +88,31 @@ function(tic_add_module target tc_file)
     list(APPEND args --target "${tgt}")
   endforeach()
 
+  # The dependency file: DEPFILE needs CMake 3.20 for the Makefile
+  # generators (Ninja had it before); its paths are absolute, so CMP0116
+  # (relative paths in Ninja depfiles) makes no difference.
+  set(depfile_args)
+  if(CMAKE_VERSION VERSION_GREATER_EQUAL 3.20 AND
+     CMAKE_GENERATOR MATCHES "Ninja|Makefiles")
+    set(dep "${dir}/${stem}.d")
+    list(APPEND args -MD -MF "${dep}")
+    set(depfile_args DEPFILE "${dep}")
+  endif()
+
   file(RELATIVE_PATH rel_src "${CMAKE_SOURCE_DIR}" "${src}")
+  cmake_policy(PUSH)
+  if(POLICY CMP0116)
+    cmake_policy(SET CMP0116 NEW)
+  endif()
   add_custom_command(
     OUTPUT "${obj}" "${hdr}"
     COMMAND "${CMAKE_COMMAND}" -E make_directory "${dir}"
     COMMAND "${tic}" "${src}" -o "${obj}" --header "${hdr}" ${args} ${ARG_OPTIONS}
     DEPENDS ${deps}
+    ${depfile_args}
     COMMENT "Compiling tic module ${rel_src}"
     VERBATIM COMMAND_EXPAND_LISTS)
+  cmake_policy(POP)
   set_source_files_properties("${obj}" PROPERTIES
     EXTERNAL_OBJECT TRUE GENERATED TRUE)
   set_source_files_properties("${hdr}" PROPERTIES GENERATED TRUE)

@@ -59,7 +59,7 @@ separate_arguments(link_libs UNIX_COMMAND "${LINK_LIBS}")
 set(exe "${WORK_DIR}/${NAME}")
 run_step("compiling the driver" "${CC}" ${cflags} -I "${WORK_DIR}"
   -I "${RUNTIME_INCLUDE}" -I "${COMMON_DIR}" -c "${DRIVER}" -o "${exe}.driver.o")
-# 3. link with the object and the static runtime (+ OpenMP)
+# 3. link with the object and the static runtime (+ pthreads)
 run_step("linking" "${CC}" "${exe}.driver.o" "${obj}" "${RUNTIME_LIB}"
   ${link_libs} -o "${exe}")
 

@@ -7,8 +7,9 @@
 #   scripts/bench.sh [--reps N] [--warmup N] [--threads N] [--compile-reps N]
 #                    [--no-taichi] [--no-build]
 # Environment: TIC_BUILD_DIR (default build), CMAKE_BUILD_PARALLEL_LEVEL,
-# OMP_WAIT_POLICY (passed through: on a loaded machine `passive` keeps idle
-# OpenMP threads of both tic's runtime and the references from spinning).
+# OMP_WAIT_POLICY (passed through: on a loaded machine `passive` keeps the
+# references' idle OpenMP threads from spinning while tic's kernels run; it
+# also makes tic's idle threads sleep at once unless TIC_SPIN_US is set).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -2,11 +2,14 @@
  * checked against a plain C implementation of the same iteration.
  *
  *   laplace [--iters N] [--every K] [--source S] [--threads N]
+ *           [--back-to-back N]
  *
  * Every K double sweeps (u -> v -> u) it prints the max-norm residual
  * |f + lap(u)| computed by the module's residual() kernel, the residual of
  * the C reference and the largest difference between the two solutions.
- * The residual decreases; both columns agree to float rounding. */
+ * The residual decreases; both columns agree to float rounding.
+ * --back-to-back N then times N more double sweeps of the module alone, with
+ * no host work between the launches (scripts/bench-wait.sh). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -80,7 +83,7 @@ static int check(laplace_ctx *ctx, tc_status st, const char *what) {
 }
 
 int main(int argc, char **argv) {
-  int iters = 2000, every = 200, threads = 0;
+  int iters = 2000, every = 200, threads = 0, backToBack = 0;
   float source = 10.0f;
   for (int i = 1; i < argc; ++i) {
     if (!strcmp(argv[i], "--iters") && i + 1 < argc)
@@ -91,15 +94,19 @@ int main(int argc, char **argv) {
       source = (float)atof(argv[++i]);
     else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
       threads = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--back-to-back") && i + 1 < argc)
+      backToBack = atoi(argv[++i]);
     else {
       fprintf(stderr,
-              "usage: %s [--iters N] [--every K] [--source S] [--threads N]\n",
+              "usage: %s [--iters N] [--every K] [--source S] [--threads N] "
+              "[--back-to-back N]\n",
               argv[0]);
       return 2;
     }
   }
-  if (iters < 0 || every < 1) {
-    fprintf(stderr, "laplace: --iters must be >= 0 and --every >= 1\n");
+  if (iters < 0 || every < 1 || backToBack < 0) {
+    fprintf(stderr, "laplace: --iters and --back-to-back must be >= 0 and "
+                    "--every >= 1\n");
     return 2;
   }
 
@@ -172,6 +179,15 @@ int main(int argc, char **argv) {
            iters ? 1e6 * t_ours / iters : 0.0, iters ? 1e6 * t_ref / iters : 0.0);
     if (!(last < first) && iters > 0)
       rc = 1;
+  }
+  if (!rc && backToBack > 0) {
+    double t0 = now_s();
+    for (int it = 0; it < backToBack && !rc; ++it)
+      rc = check(ctx, laplace_sweep_uv(ctx), "sweep_uv") ||
+           check(ctx, laplace_sweep_vu(ctx), "sweep_vu");
+    if (!rc)
+      printf("back-to-back: %.1f us per double sweep\n",
+             1e6 * (now_s() - t0) / backToBack);
   }
   free(u);
   free(ref.u);

@@ -10,6 +10,7 @@
 #include "tic/Target/Interface.h"
 #endif
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
@@ -18,8 +19,8 @@
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/TargetSelect.h"
-#include "llvm/TargetParser/Triple.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Triple.h"
 
 #include <map>
 #include <sstream>
@@ -132,6 +133,18 @@ bool tic::codegen::runBackend(const sema::CheckedModule &checked,
     return true;
   }
 
+  // Denormal handling is set through MXCSR, so only on x86: the C entry
+  // points switch it around each kernel (tic.denormals), and the functions
+  // tell LLVM how denormals behave while they run.
+  CPUTargetOptions target;
+  llvm::Triple targetTriple(target.triple.empty() ? "x86_64-unknown-linux-gnu"
+                                                  : target.triple);
+  bool setDenormals = targetTriple.isX86();
+  bool flushDenormals = setDenormals && options.denormals == "flush";
+  if (setDenormals)
+    (*module)->setAttr("tic.denormals",
+                       StringAttr::get(&ctx, options.denormals));
+
 #ifdef TIC_HAVE_C_INTERFACE
   if (withInterface && failed(prepareCInterface(*module, interface)))
     return false;
@@ -150,12 +163,23 @@ bool tic::codegen::runBackend(const sema::CheckedModule &checked,
   if (withInterface && failed(finalizeCInterface(*module)))
     return false;
 #endif
+  if (flushDenormals) {
+    // Denormal results flush to zero and denormal inputs read as zero,
+    // keeping their sign: LLVM's constant folding then agrees with the
+    // hardware.
+    auto mode = StringAttr::get(&ctx, "preserve-sign,preserve-sign");
+    module->walk([&](LLVM::LLVMFuncOp f) {
+      if (!f.isExternal()) {
+        f.setDenormalFpMathAttr(mode);
+        f.setDenormalFpMathF32Attr(mode);
+      }
+    });
+  }
   if (emit == "mlir-lowered") {
     out.main = printModule(*module, false);
     return true;
   }
 
-  CPUTargetOptions target;
   if (!options.cpu.empty())
     target.cpu = options.cpu;
   // Several CPUs (`--cpu=x86-64-v2,x86-64-v3,x86-64-v4`, or `auto` for those

@@ -9,10 +9,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
 using namespace tic::rt;
 
 namespace {
@@ -33,13 +29,14 @@ thread_local char threadLastError[kErrorCapacity];
 
 bool isPowerOfTwo(uint64_t x) { return x && !(x & (x - 1)); }
 
+/// num_threads = 0: OMP_NUM_THREADS when set (the variable users of
+/// OpenMP programs already know), else every CPU this process may run on.
 int32_t defaultThreadCount() {
-#ifdef _OPENMP
-  int n = omp_get_max_threads();
-  return n > 0 ? n : 1;
-#else
-  return 1;
-#endif
+  int32_t n = parseThreadCount(std::getenv("OMP_NUM_THREADS"), kMaxThreads);
+  if (n > 0)
+    return n;
+  n = availableCpus();
+  return n < kMaxThreads ? n : kMaxThreads;
 }
 
 /// Allocates the zeroed root buffer of `ctx`.
@@ -131,6 +128,7 @@ tc_status resolveArch(int requested, tc_arch *resolved) {
 }
 
 void destroyContext(tic_rt_context *ctx) {
+  destroyThreadPool(ctx->pool);
   freeRoot(ctx);
   std::free(ctx->rng);
   for (size_t i = 0; i < ctx->tapeSize; ++i)

@@ -5,9 +5,9 @@
 // tic_rt_context through the functions of tic/rt.h.
 //
 // The runtime is C++17 without exceptions, RTTI or the C++ standard library's
-// run-time parts (no operator new, std::string, std::vector, std::mutex): a
-// program that links libtic_runtime.a from C needs only libc, libgomp and
-// libpthread.
+// run-time parts (no operator new, std::string, std::vector, std::mutex,
+// std::thread): a program that links libtic_runtime.a from C needs only libc
+// and libpthread.
 //
 //===----------------------------------------------------------------------===//
 
@@ -68,6 +68,66 @@ void formatMessage(char *buf, size_t cap, const char *fmt, va_list ap);
 /// reason into `why` (capacity `whyCap`).
 tc_status cudaLoaderInit(char *why, size_t whyCap);
 
+/// One launch of tic_rt_parallel_for: `numChunks` chunks of `grain` indices
+/// over [begin, begin + n), chunk c on thread c % team.
+struct ParallelJob {
+  tic_rt_context *ctx;
+  tic_rt_task_fn fn;
+  void *closure;
+  int64_t begin;
+  uint64_t n;
+  uint64_t grain;
+  uint64_t numChunks;
+  uint64_t team;
+  bool watchFailures; // stop once a task reports a kernel failure
+  uint32_t fpMode;    // the launching thread's floatModeBits()
+};
+
+/// The bits of the calling thread's floating-point control that the
+/// launching thread passes on to the workers running its loop: on x86 the
+/// MXCSR flush-to-zero and denormals-are-zero bits (set by kernels compiled
+/// with --denormals=flush); 0 elsewhere.
+uint32_t floatModeBits();
+
+/// Makes the calling thread's floatModeBits() equal to `bits` (the other
+/// control bits stay as they are).
+void setFloatModeBits(uint32_t bits);
+
+/// Runs the chunks first, first + stride, ... of `job` on the calling thread
+/// as thread `threadId` (Parallel.cpp).
+void runJobChunks(const ParallelJob &job, uint64_t first, uint64_t stride,
+                  int32_t threadId);
+
+/// The context's worker threads (ThreadPool.cpp).
+struct ThreadPool;
+struct WorkerSlot;
+
+/// Runs `job` (team >= 2) with the calling thread as thread 0 and the
+/// context's workers as threads 1 .. team - 1; starts the workers on first
+/// use. Returns when every chunk is done. False, having run nothing, when no
+/// pool can be set up or another launch on the same context is in progress.
+bool runOnPool(tic_rt_context *ctx, const ParallelJob &job);
+
+/// Stops and joins the workers and frees `pool` (NULL: no-op).
+void destroyThreadPool(ThreadPool *pool);
+
+/// The pool thread index of the calling thread while it runs tasks of a
+/// launch (workers: always), else -1.
+int32_t currentPoolThread();
+
+/// CPUs this process may run on (affinity mask), at least 1.
+int32_t availableCpus();
+
+/// The thread count requested by an OMP_NUM_THREADS value (its first list
+/// entry), or 0 when `ompNumThreads` is NULL or not a number in [1, max].
+int32_t parseThreadCount(const char *ompNumThreads, int32_t max);
+
+/// How long idle pool threads spin before sleeping, in microseconds, from the
+/// values of TIC_SPIN_US and OMP_WAIT_POLICY (NULL: unset) for a pool of
+/// `threads` threads on `cpus` CPUs. See docs/runtime.md.
+uint32_t resolveSpinMicros(const char *ticSpinUs, const char *ompWaitPolicy,
+                           int32_t threads, int32_t cpus);
+
 } // namespace rt
 } // namespace tic
 
@@ -85,6 +145,9 @@ struct tic_rt_context {
   // One generator per thread (numThreads entries, cache-line aligned).
   tic::rt::RngState *rng = nullptr;
   int32_t numThreads = 1;
+
+  // Worker threads, started by the first launch that needs them.
+  tic::rt::ThreadPool *pool = nullptr;
 
   // Last error message; guarded by errorLock because parallel tasks may
   // report failures concurrently.

@@ -1,16 +1,19 @@
-//===- Parallel.cpp - CPU parallel-for over OpenMP threads ----------------===//
+//===- Parallel.cpp - CPU parallel-for on the runtime's threads -----------===//
 //
-// Generated code never emits OpenMP itself: every parallel loop is a call to
-// tic_rt_parallel_for with a task function and a closure. This keeps the
-// objects free of the choice of OpenMP runtime (libgomp vs libomp).
+// Generated code never emits OpenMP or threads itself: every parallel loop is
+// a call to tic_rt_parallel_for with a task function and a closure. The
+// runtime splits the range into chunks and runs them on the context's own
+// worker threads (ThreadPool.cpp).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Internal.h"
 
-#ifdef _OPENMP
-#include <omp.h>
+#ifdef __SSE__
+#include <xmmintrin.h>
 #endif
+
+using namespace tic::rt;
 
 namespace {
 
@@ -18,27 +21,44 @@ namespace {
 /// enough for load balance, large enough to amortize the call overhead.
 constexpr uint64_t kChunksPerThread = 8;
 
-/// Runs the chunks c = first, first + stride, ... of the loop on the calling
-/// thread. Stops early when a kernel failure is reported during this loop.
-void runChunks(tic_rt_context *ctx, int64_t begin, uint64_t n, uint64_t grain,
-               uint64_t numChunks, uint64_t first, uint64_t stride,
-               tic_rt_task_fn fn, void *closure, int32_t threadId,
-               bool watchFailures) {
-  for (uint64_t c = first; c < numChunks; c += stride) {
-    if (watchFailures &&
-        ctx->kernelStatus.load(std::memory_order_relaxed) != TC_OK)
-      return;
-    uint64_t lo = c * grain;
-    uint64_t len = n - lo < grain ? n - lo : grain;
-    // Unsigned arithmetic wraps like two's complement, so ranges whose
-    // length does not fit in int64_t still produce correct bounds.
-    int64_t b = int64_t(uint64_t(begin) + lo);
-    int64_t e = int64_t(uint64_t(begin) + lo + len);
-    fn(closure, b, e, threadId);
-  }
-}
+/// MXCSR: flush-to-zero (bit 15) and denormals-are-zero (bit 6).
+constexpr uint32_t kFtzDaz = 0x8040;
 
 } // namespace
+
+uint32_t tic::rt::floatModeBits() {
+#ifdef __SSE__
+  return _mm_getcsr() & kFtzDaz;
+#else
+  return 0;
+#endif
+}
+
+void tic::rt::setFloatModeBits(uint32_t bits) {
+#ifdef __SSE__
+  uint32_t csr = _mm_getcsr();
+  if ((csr & kFtzDaz) != bits)
+    _mm_setcsr((csr & ~kFtzDaz) | (bits & kFtzDaz));
+#else
+  (void)bits;
+#endif
+}
+
+void tic::rt::runJobChunks(const ParallelJob &job, uint64_t first,
+                           uint64_t stride, int32_t threadId) {
+  for (uint64_t c = first; c < job.numChunks; c += stride) {
+    if (job.watchFailures &&
+        job.ctx->kernelStatus.load(std::memory_order_relaxed) != TC_OK)
+      return;
+    uint64_t lo = c * job.grain;
+    uint64_t len = job.n - lo < job.grain ? job.n - lo : job.grain;
+    // Unsigned arithmetic wraps like two's complement, so ranges whose
+    // length does not fit in int64_t still produce correct bounds.
+    int64_t b = int64_t(uint64_t(job.begin) + lo);
+    int64_t e = int64_t(uint64_t(job.begin) + lo + len);
+    job.fn(job.closure, b, e, threadId);
+  }
+}
 
 extern "C" void tic_rt_parallel_for(tic_rt_context *ctx, int64_t begin,
                                     int64_t end, int64_t grain,
@@ -64,35 +84,36 @@ extern "C" void tic_rt_parallel_for(tic_rt_context *ctx, int64_t begin,
   bool watchFailures =
       ctx && ctx->kernelStatus.load(std::memory_order_relaxed) == TC_OK;
 
-  // A call from inside a parallel region (a task of another loop) stays on
-  // its thread and keeps that thread's id.
-  int32_t callerId = 0;
-  bool nested = false;
-#ifdef _OPENMP
-  nested = omp_in_parallel() != 0;
-  if (nested)
-    callerId = int32_t(uint64_t(omp_get_thread_num()) % threads);
-#endif
+  // A call from inside a task of another loop stays on its thread and keeps
+  // that thread's id.
+  int32_t current = currentPoolThread();
+  bool nested = current >= 0;
+  int32_t callerId = nested ? int32_t(uint64_t(current) % threads) : 0;
 
   if (numChunks == 1) {
     fn(closure, begin, end, callerId);
     return;
   }
 
-#ifdef _OPENMP
-  if (threads > 1 && !nested) {
-    int teamSize = int(threads < numChunks ? threads : numChunks);
-#pragma omp parallel num_threads(teamSize)
-    {
-      // Static round-robin assignment: chunk c runs on thread c % team.
-      uint64_t tid = uint64_t(omp_get_thread_num());
-      uint64_t team = uint64_t(omp_get_num_threads());
-      runChunks(ctx, begin, n, g, numChunks, tid, team, fn, closure,
-                int32_t(tid), watchFailures);
-    }
+  ParallelJob job{ctx,
+                  fn,
+                  closure,
+                  begin,
+                  n,
+                  g,
+                  numChunks,
+                  /*team=*/1,
+                  watchFailures,
+                  floatModeBits()};
+  if (ctx && threads > 1 && !nested) {
+    job.team = threads < numChunks ? threads : numChunks;
+    if (runOnPool(ctx, job))
+      return;
+    // No threads could be set up: run every chunk here, still with the
+    // chunk -> thread_id mapping of the team.
+    for (uint64_t t = 0; t < job.team; ++t)
+      runJobChunks(job, t, job.team, int32_t(t));
     return;
   }
-#endif
-  runChunks(ctx, begin, n, g, numChunks, 0, 1, fn, closure, callerId,
-            watchFailures);
+  runJobChunks(job, 0, 1, callerId);
 }

@@ -50,6 +50,7 @@ struct Options {
   std::string header;
   std::string cpu;
   std::string defaultFp; // empty: the module's default_fp, else f32
+  std::string denormals = "flush";
   std::string color = "auto";
   bool werror = false;
   bool noWarnings = false;
@@ -59,6 +60,8 @@ struct Options {
   bool fastMath = false;
   tic::FPOptions fp;
   std::string fpContract = "off";
+  bool depFile = false;    // -MD
+  std::string depFilePath; // -MF (implies -MD)
 };
 
 const char *const kEmitKinds[] = {"ast",  "sema", "mlir", "mlir-lowered", "llvm",
@@ -93,6 +96,42 @@ bool writeOutput(const std::string &path, const std::string &data,
     return false;
   }
   return true;
+}
+
+/// `path` escaped for a Make rule.
+std::string makeEscape(const std::string &path) {
+  std::string out;
+  for (char c : path) {
+    if (c == ' ' || c == '#')
+      out += '\\';
+    if (c == '$')
+      out += '$';
+    out += c;
+  }
+  return out;
+}
+
+/// -MD: where the dependency file goes. -MF PATH, else the output with its
+/// extension replaced by .d (`-o build/sim.o` -> build/sim.d), as clang does.
+std::string depFileName(const Options &opts, const std::string &output) {
+  if (!opts.depFilePath.empty())
+    return opts.depFilePath;
+  std::string base = output;
+  size_t slash = base.find_last_of('/');
+  size_t dot = base.rfind('.');
+  if (dot != std::string::npos && dot != 0 &&
+      (slash == std::string::npos || dot > slash + 1))
+    base = base.substr(0, dot);
+  return base + ".d";
+}
+
+/// The Make rule of -MD: the output depends on the input (the language has
+/// no include or import, so that is every file a module is built from).
+std::string depFileContents(const Options &opts, const std::string &output) {
+  std::string rule = makeEscape(output) + ":";
+  if (opts.input != "-")
+    rule += " " + makeEscape(opts.input);
+  return rule + "\n";
 }
 
 /// A driver-level error without a source location.
@@ -169,6 +208,7 @@ int runCodeGen(const Options &opts, const sema::CheckedModule &checked,
   if (opts.fpContract == "fast")
     bo.fp.contract = true;
   bo.demoteAtomics = !opts.noDemoteAtomics;
+  bo.denormals = opts.denormals;
   bo.inputName = opts.input == "-" ? "<stdin>" : opts.input;
   codegen::BackendOutputs out;
   if (!codegen::runBackend(checked, diags, bo, out) || diags.hasErrors())
@@ -201,6 +241,10 @@ int runCodeGen(const Options &opts, const sema::CheckedModule &checked,
 int runStages(const Options &opts, const SourceFile &file,
               DiagnosticEngine &diags);
 
+std::string outputPath(const Options &opts) {
+  return opts.output.empty() ? defaultOutput(opts) : opts.output;
+}
+
 int compile(const Options &opts) {
   std::string text, error;
   if (!readInput(opts.input, text, error))
@@ -216,6 +260,13 @@ int compile(const Options &opts) {
   diags.setSuppressWarnings(opts.noWarnings);
   int rc = runStages(opts, file, diags);
   diags.finish();
+  if (rc == 0 && opts.depFile) {
+    // Written after the outputs, atomically like them.
+    std::string output = outputPath(opts);
+    if (!writeOutput(depFileName(opts, output), depFileContents(opts, output),
+                     error))
+      return driverError(error);
+  }
   return rc;
 }
 
@@ -244,7 +295,7 @@ int runStages(const Options &opts, const SourceFile &file,
   if (opts.syntaxOnly)
     return 0;
 
-  std::string output = opts.output.empty() ? defaultOutput(opts) : opts.output;
+  std::string output = outputPath(opts);
   if (opts.emit == "ast") {
     std::ostringstream os;
     ast::dump(*program, os);
@@ -279,7 +330,8 @@ int main(int argc, char **argv) {
   app.add_option("--emit", opts.emit, emitHelp)
       ->check(CLI::IsMember(std::vector<std::string>(std::begin(kEmitKinds),
                                                      std::end(kEmitKinds))));
-  // One NAME=VALUE per -D (a vector option would swallow the input too).
+  // One NAME=VALUE per -D: CLI11 lets a vector option take every following
+  // argument, which swallowed the input file ('-D n=8 sim.tc').
   app.add_option("-D", opts.defines,
                  "Override a constant: -D name=value (repeatable)")
       ->allow_extra_args(false);
@@ -321,9 +373,19 @@ int main(int argc, char **argv) {
                  "Type of untyped float literals and random(): f32 or f64 "
                  "(default: the module's default_fp, else f32)")
       ->check(CLI::IsMember({"f32", "f64"}));
+  app.add_option("--denormals", opts.denormals,
+                 "Denormal floats in kernels: flush (to zero, default, like "
+                 "Taichi) or preserve (IEEE)")
+      ->check(CLI::IsMember({"flush", "preserve"}));
   app.add_option("--color", opts.color,
                  "Coloured diagnostics: auto (default), always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
+  app.add_flag("--MD", opts.depFile,
+               "Also write a Make dependency file (default: the output with "
+               ".d); spelled -MD");
+  app.add_option("--MF", opts.depFilePath,
+                 "Where -MD writes the dependency file (implies -MD); spelled "
+                 "-MF FILE");
   app.add_flag("--Werror", opts.werror, "Treat warnings as errors");
   app.add_flag("-w", opts.noWarnings, "Suppress warnings");
   app.add_option("--ferror-limit", opts.errorLimit,
@@ -340,6 +402,11 @@ int main(int argc, char **argv) {
       a = "-" + a;
     if (a.rfind("--mcpu", 0) == 0)
       a = "--cpu" + a.substr(6);
+    // clang's -MD, -MF FILE and -MFFILE.
+    if (a == "-MD" || a == "-MF")
+      a = "-" + a;
+    else if (a.rfind("-MF", 0) == 0)
+      a = "--MF=" + a.substr(3);
     args.push_back(a);
   }
   try {
@@ -351,6 +418,12 @@ int main(int argc, char **argv) {
   for (const std::string &d : opts.defines)
     if (d.find('=') == std::string::npos || d.front() == '=')
       return driverError("-D expects name=value, got '" + d + "'");
+  if (!opts.depFilePath.empty())
+    opts.depFile = true;
+  if (opts.depFile && (opts.syntaxOnly || outputPath(opts) == "-"))
+    return driverError("-MD needs an output file: the dependency file names "
+                       "it as the target (use -o FILE; not with "
+                       "--fsyntax-only or stdout)");
   bool wantsCuda = false;
   {
     std::stringstream ss(opts.target);

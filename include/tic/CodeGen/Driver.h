@@ -44,6 +44,10 @@ struct BackendOptions {
   FPOptions fp;
   /// Run tic-demote-atomics (off: --no-demote-atomics, for ablation).
   bool demoteAtomics = true;
+  /// Denormal floats in kernels (--denormals): "flush" (flush-to-zero and
+  /// denormals-are-zero while a kernel runs, like Taichi's CPU backend) or
+  /// "preserve" (IEEE). x86-64 only; elsewhere kernels use the caller's mode.
+  std::string denormals = "flush";
   /// The input's name as given on the command line (locations, banner).
   std::string inputName;
 };

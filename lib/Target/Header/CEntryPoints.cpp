@@ -171,6 +171,10 @@ private:
   void genKernel(const KernelDesc &k);
   void genField(const FieldDesc &f);
   void genMisc();
+  /// With the module attribute tic.denormals ("flush" | "preserve"): saves
+  /// the caller's MXCSR and sets its FTZ/DAZ bits for the kernel; returns
+  /// the save slot (null without the attribute).
+  Value enterDenormalMode(OpBuilder &b, LLVM::LLVMFuncOp fn);
 
   ModuleOp module;
   const ModuleInterface &m;
@@ -322,13 +326,44 @@ void Generator::genKernel(const KernelDesc &k) {
       failed_ = true;
       return;
     }
+  Value savedCsr = enterDenormalMode(b, fn);
   auto call = LLVM::CallOp::create(b, loc, kfn, kargs);
   if (k.hasResult) {
     SmallVector<Value> rs = results(b, call, k.result.components());
     for (auto [comp, v] : llvm::enumerate(rs))
       storeComponent(b, v, ret, comp, k.result.dtype);
   }
-  LLVM::ReturnOp::create(b, loc, takeStatus(b, c));
+  Value status = takeStatus(b, c);
+  if (savedCsr)
+    LLVM::CallIntrinsicOp::create(
+        b, loc, b.getStringAttr("llvm.x86.sse.ldmxcsr"), ValueRange{savedCsr});
+  LLVM::ReturnOp::create(b, loc, status);
+}
+
+Value Generator::enterDenormalMode(OpBuilder &b, LLVM::LLVMFuncOp fn) {
+  auto mode = module->getAttrOfType<StringAttr>("tic.denormals");
+  if (!mode)
+    return {};
+  // MXCSR bit 15 is flush-to-zero, bit 6 denormals-are-zero. The caller's
+  // MXCSR is saved in a stack slot and reloaded after the kernel, so the
+  // caller's own code never sees the kernel's mode; the runtime gives the
+  // worker threads the mode of the launching thread.
+  constexpr int64_t kFtzDaz = 0x8040;
+  OpBuilder eb = OpBuilder::atBlockBegin(&fn.getBody().front());
+  Value one = cst(eb, i32, 1);
+  Value saved = LLVM::AllocaOp::create(eb, loc, ptrTy, i32, one, 4);
+  Value changed = LLVM::AllocaOp::create(eb, loc, ptrTy, i32, one, 4);
+  LLVM::CallIntrinsicOp::create(b, loc, b.getStringAttr("llvm.x86.sse.stmxcsr"),
+                                ValueRange{saved});
+  Value csr = LLVM::LoadOp::create(b, loc, i32, saved);
+  Value next =
+      mode.getValue() == "flush"
+          ? Value(LLVM::OrOp::create(b, loc, csr, cst(b, i32, kFtzDaz)))
+          : Value(LLVM::AndOp::create(b, loc, csr, cst(b, i32, ~kFtzDaz)));
+  LLVM::StoreOp::create(b, loc, next, changed);
+  LLVM::CallIntrinsicOp::create(b, loc, b.getStringAttr("llvm.x86.sse.ldmxcsr"),
+                                ValueRange{changed});
+  return saved;
 }
 
 void Generator::genField(const FieldDesc &f) {

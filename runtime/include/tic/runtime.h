@@ -70,7 +70,7 @@ TC_API const char *tc_status_string(tc_status status);
 /*===--------------------------------------------------------------------===*/
 
 typedef enum tc_arch {
-  TC_ARCH_CPU = 0, /* host CPU, OpenMP threads */
+  TC_ARCH_CPU = 0, /* host CPU, the runtime's threads */
   TC_ARCH_CUDA,    /* NVIDIA GPU; TC_ERR_NO_DEVICE when none is usable */
   TC_ARCH_ANY      /* CUDA when a GPU is present, otherwise CPU */
 } tc_arch;

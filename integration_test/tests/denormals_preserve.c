@@ -1,0 +1,3 @@
+/* denormals.c for the module compiled with --denormals=preserve. */
+#define EXPECT_PRESERVE 1
+#include "denormals.c"
