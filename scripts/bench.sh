@@ -7,9 +7,10 @@
 #   scripts/bench.sh [--reps N] [--warmup N] [--threads N] [--compile-reps N]
 #                    [--no-taichi] [--no-build]
 # Environment: TIC_BUILD_DIR (default build), CMAKE_BUILD_PARALLEL_LEVEL,
-# OMP_WAIT_POLICY (passed through: on a loaded machine `passive` keeps the
-# references' idle OpenMP threads from spinning while tic's kernels run; it
-# also makes tic's idle threads sleep at once unless TIC_SPIN_US is set).
+# OMP_WAIT_POLICY (default here: passive, which keeps the references' idle
+# OpenMP threads from spinning while tic's kernels run; it also makes tic's
+# idle threads sleep at once unless TIC_SPIN_US is set; pass another value
+# to override).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,6 +27,13 @@ while [ $# -gt 0 ]; do
     *) echo "bench.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
+
+# tic's runtime has its own thread pool; the C++ references use OpenMP in the
+# same process. libgomp's default spin-waiting makes the reference's idle
+# threads take the CPU time tic's workers need on a small machine (ratios up
+# to 1.4 that are not tic's), so the references run with the passive policy
+# unless the caller sets one (docs/performance.md).
+export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 
 BUILD_DIR=${TIC_BUILD_DIR:-build}
 if [ "$BUILD" = 1 ]; then
