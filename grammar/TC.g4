@@ -114,6 +114,7 @@ block : LBrace statement* RBrace ;
 
 statement
   : KwLet Identifier (Comma Identifier)+ Assign expression Semi           # DestructureStmt
+  | KwVar Identifier (Comma Identifier)+ Assign expression Semi           # VarDestructureStmt
   | KwLet Identifier (Colon typeExpr)? Assign expression Semi            # LetStmt
   | KwVar Identifier (Colon typeExpr)? (Assign expression)? Semi         # VarStmt
   | ifStmt                                                               # IfStatement

@@ -7,7 +7,7 @@
 
 int main(void) {
   taichi_forms_ctx *ctx = NULL;
-  static float red[N * 4], wred[N * 4];
+  static float red[N * 5], wred[N * 5];
   static int32_t boxed[12];
   static float qs[N], p[N * 3], r[N * 12], rv[N * 9], rm[N * 9], h[4 * 4 * 2];
   static float wr[N * 12], wrv[N * 9], wrm[N * 9], wh[4 * 4 * 2];
@@ -30,7 +30,7 @@ int main(void) {
   CHECK(taichi_forms_steps_read(ctx, steps, 40));
   CHECK(taichi_forms_g_read(ctx, g, 30));
   CHECK(taichi_forms_h_read(ctx, h, 32));
-  CHECK(taichi_forms_red_read(ctx, red, N * 4));
+  CHECK(taichi_forms_red_read(ctx, red, N * 5));
   CHECK(taichi_forms_boxed_read(ctx, boxed, 12));
   for (i = 0; i < N; ++i) {
     float x = p[i * 3], y = p[i * 3 + 1], z = p[i * 3 + 2];
@@ -55,11 +55,12 @@ int main(void) {
     w[0] = w[0] + (qs[i] * 2.0f + 1.5f);
     {
       float mx = x > y ? x : y, mn = x < y ? x : y;
-      wred[i * 4] = mx > z ? mx : z;
-      wred[i * 4 + 1] = mn < z ? mn : z;
-      wred[i * 4 + 2] = x + y + z;
-      wred[i * 4 + 3] = (float)(x != 0 || y != 0 || z != 0) +
+      wred[i * 5] = mx > z ? mx : z;
+      wred[i * 5 + 1] = mn < z ? mn : z;
+      wred[i * 5 + 2] = x + y + z;
+      wred[i * 5 + 3] = (float)(x != 0 || y != 0 || z != 0) +
                         10.0f * (float)(x > 0 && y > 0 && z > 0);
+      wred[i * 5 + 4] = x + (y + 1.0f) * 10.0f + z * 0.0f;
     }
     for (k = 0; k < 3; ++k) {
       v[k] = x + 1.0f + p[i * 3 + k] * 2.0f;
@@ -84,7 +85,7 @@ int main(void) {
   compare_f32("rv", rv, wrv, N * 9, 2e-6, 1e-6);
   compare_f32("rm", rm, wrm, N * 9, 0, 0);
   compare_f32("h", h, wh, 32, 0, 0);
-  compare_f32("reductions", red, wred, N * 4, 0, 0);
+  compare_f32("reductions", red, wred, N * 5, 0, 0);
   for (i = 0; i < 2; ++i)
     for (j = 0; j < 3; ++j)
       for (k = 0; k < 2; ++k)

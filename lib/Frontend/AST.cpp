@@ -367,8 +367,8 @@ public:
       std::string names;
       for (size_t i = 0; i < l->names.size(); ++i)
         names += (i ? ", " : "") + l->names[i].name;
-      line("Let " + names + (l->declType ? ": " + typeStr(l->declType.get()) : "") +
-           at);
+      line(std::string(l->isVar ? "VarDestructure " : "Let ") + names +
+           (l->declType ? ": " + typeStr(l->declType.get()) : "") + at);
       Indent in(*this);
       expr(*l->init);
       return;
@@ -740,6 +740,7 @@ StmtPtr ast::clone(const Stmt &s) {
     auto *x = cast<LetStmt>(&s);
     auto r = std::make_unique<LetStmt>(s.range);
     r->names = x->names;
+    r->isVar = x->isVar;
     if (x->declType)
       r->declType = clone(*x->declType);
     r->init = clone(*x->init);

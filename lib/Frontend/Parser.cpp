@@ -730,6 +730,15 @@ private:
       s->init = buildExpr(c->expression());
       return s;
     }
+    if (auto *c = dynamic_cast<TCParser::VarDestructureStmtContext *>(ctx)) {
+      // `var U, s, V = svd(A);`: mutable names for the parts.
+      auto s = std::make_unique<LetStmt>(r);
+      s->isVar = true;
+      for (auto *id : c->Identifier())
+        s->names.push_back(identOf(id));
+      s->init = buildExpr(c->expression());
+      return s;
+    }
     if (auto *c = dynamic_cast<TCParser::LetStmtContext *>(ctx)) {
       auto s = std::make_unique<LetStmt>(r);
       s->names.push_back(identOf(c->Identifier()));

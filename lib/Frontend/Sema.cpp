@@ -1460,8 +1460,9 @@ void Sema::checkStmt(StmtPtr &sp, std::vector<StmtPtr> &out) {
         t = nullptr;
       }
       for (size_t i = 0; i < l->names.size(); ++i)
-        l->decls.push_back(declareLocal(l->names[i], LocalVar::Kind::Let,
-                                        t ? parts[i] : nullptr));
+        l->decls.push_back(declareLocal(
+            l->names[i], l->isVar ? LocalVar::Kind::Var : LocalVar::Kind::Let,
+            t ? parts[i] : nullptr));
     } else {
       if (t && !declT && !t->isValueType() &&
           !(t == types->getString() && constOf(*l->init))) {

@@ -136,7 +136,7 @@ public:
     }
     case Stmt::Let: {
       auto *l = cast<LetStmt>(&s);
-      os << pad << "let ";
+      os << pad << (l->isVar ? "var " : "let ");
       for (size_t i = 0; i < l->names.size(); ++i)
         os << (i ? ", " : "") << l->names[i].name << ": "
            << ty(i < l->decls.size() && l->decls[i] ? l->decls[i]->type : nullptr);

@@ -397,6 +397,8 @@ public:
   std::vector<Ident> names;
   TypeExprPtr declType; // optional
   ExprPtr init;
+  /// `var a, b = e;`: a destructuring that declares mutable variables.
+  bool isVar = false;
   std::vector<const sema::LocalVar *> decls; // set by Sema
 };
 
