@@ -60,7 +60,8 @@ int main(void) {
       wred[i * 5 + 2] = x + y + z;
       wred[i * 5 + 3] = (float)(x != 0 || y != 0 || z != 0) +
                         10.0f * (float)(x > 0 && y > 0 && z > 0);
-      wred[i * 5 + 4] = x + (y + 1.0f) * 10.0f + z * 0.0f;
+      wred[i * 5 + 4] = x + (y + 1.0f) * 10.0f + z * 0.0f +
+                        (x + z + (float)(int)(x * 4.0f)) * 100.0f;
     }
     for (k = 0; k < 3; ++k) {
       v[k] = x + 1.0f + p[i * 3 + k] * 2.0f;

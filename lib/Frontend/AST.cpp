@@ -707,6 +707,7 @@ ExprPtr ast::clone(const Expr &e) {
   }
   case Expr::List: {
     auto c = std::make_unique<ListExpr>(e.range);
+    c->paren = cast<ListExpr>(&e)->paren;
     for (auto &x : cast<ListExpr>(&e)->elements)
       c->elements.push_back(clone(*x));
     r = std::move(c);

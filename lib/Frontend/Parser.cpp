@@ -927,6 +927,7 @@ private:
     if (auto *c = dynamic_cast<TCParser::TupleLitContext *>(ctx)) {
       // `(a, b)` (ndrange bounds) is a list literal in the AST.
       auto e = std::make_unique<ListExpr>(r);
+      e->paren = true;
       for (auto *x : c->expression())
         e->elements.push_back(buildExpr(x));
       return e;

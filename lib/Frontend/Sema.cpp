@@ -1611,7 +1611,7 @@ void Sema::checkStmt(StmtPtr &sp, std::vector<StmtPtr> &out) {
         return; // already reported
       if (!r->value)
         rt = st->fn->returnType = types->getVoid();
-      else if (!t->isValueType()) {
+      else if (!t->isValueType() && t->kind() != Type::Kind::Tuple) {
         error(r->value->range,
               what + " cannot return a value of type '" + typeName(t) + "'");
         return;

@@ -604,6 +604,29 @@ const Type *Sema::checkList(ListExpr &e) {
   }
   if (!ok)
     return nullptr;
+  // `(t, n, c)` with elements of different kinds (a scalar and a vector, two
+  // vector sizes, a struct): a tuple, as a func returns several values in
+  // Taichi (`return closest, normal, c`); destructure it with `let a, b = ...`.
+  if (e.paren) {
+    auto kindOf = [](const Type *t) -> int {
+      if (t->isScalar())
+        return 0;
+      if (auto *v = dynamic_cast<const VectorType *>(t))
+        return 1 + int(v->size);
+      return -1;
+    };
+    bool uniform = kindOf(ts[0]) >= 0;
+    for (const Type *t : ts)
+      uniform &= kindOf(t) == kindOf(ts[0]);
+    if (!uniform) {
+      for (const Type *t : ts)
+        if (!t->isValueType()) {
+          error(e.range, "a tuple holds values, got '" + typeName(t) + "'");
+          return nullptr;
+        }
+      return types->getTuple(ts);
+    }
+  }
   const Type *r = nullptr;
   if (ts[0]->isScalar()) {
     const ScalarType *el = static_cast<const ScalarType *>(ts[0]);

@@ -344,6 +344,9 @@ public:
   explicit ListExpr(SourceRange r) : Expr(List, r) {}
   static bool classof(const Expr *e) { return e->kind == List; }
   std::vector<ExprPtr> elements;
+  /// Written `(a, b)`: with elements of different kinds it is a tuple (a
+  /// func's several results), not a vector or matrix.
+  bool paren = false;
 };
 
 class StructLitExpr : public Expr {
