@@ -40,6 +40,10 @@
 #include "mpm128.h"
 #include "png_util.h"
 
+#define EXAMPLE_NAME "mpm128"
+#define EXAMPLE_LAST_ERROR mpm128_last_error
+#include "example_util.h"
+
 #define IMG 512
 #define NP MPM128_CONST_N_PARTICLES
 #define NG MPM128_CONST_N_GRID
@@ -52,33 +56,9 @@ static mpm128_ctx *ctx;
 static float xs[2 * NP], vs[2 * NP], Fs[4 * NP], Jps[NP];
 static int32_t mats[NP];
 static float gm[NG * NG];
-static int failures;
 
-#define RUN(call)                                                              \
-  do {                                                                         \
-    tc_status st_ = (call);                                                    \
-    if (st_ != TC_OK) {                                                        \
-      fprintf(stderr, "mpm128: %s failed: %s (%s)\n", #call,                   \
-              tc_status_string(st_), mpm128_last_error(ctx));                  \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
 
-/* Reports a failed check (at most a few lines per kind) and counts it. */
-#define FAIL(...)                                                              \
-  do {                                                                         \
-    if (failures++ < 20) {                                                     \
-      fprintf(stderr, "mpm128: check failed: ");                               \
-      fprintf(stderr, __VA_ARGS__);                                            \
-      fputc('\n', stderr);                                                     \
-    }                                                                          \
-  } while (0)
 
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static void read_particles(void) {
   RUN(mpm128_x_read(ctx, xs, 2 * (size_t)NP));

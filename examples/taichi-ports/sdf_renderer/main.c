@@ -33,6 +33,10 @@
 #include "png_util.h"
 #include "sdf_renderer.h"
 
+#define EXAMPLE_NAME "sdf_renderer"
+#define EXAMPLE_LAST_ERROR sdf_renderer_last_error
+#include "example_util.h"
+
 #define W SDF_RENDERER_CONST_RES_X
 #define H SDF_RENDERER_CONST_RES_Y
 #ifndef M_PI
@@ -40,32 +44,9 @@
 #endif
 
 static sdf_renderer_ctx *ctx;
-static int failures;
 
-#define RUN(call)                                                              \
-  do {                                                                         \
-    tc_status st_ = (call);                                                    \
-    if (st_ != TC_OK) {                                                        \
-      fprintf(stderr, "sdf_renderer: %s failed: %s (%s)\n", #call,             \
-              tc_status_string(st_), sdf_renderer_last_error(ctx));            \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
 
-#define FAIL(...)                                                              \
-  do {                                                                         \
-    if (failures++ < 20) {                                                     \
-      fprintf(stderr, "sdf_renderer: check failed: ");                         \
-      fprintf(stderr, __VA_ARGS__);                                            \
-      fputc('\n', stderr);                                                     \
-    }                                                                          \
-  } while (0)
 
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 /* ---- The scene of sdf_renderer.py, in double precision ---------------- */
 
