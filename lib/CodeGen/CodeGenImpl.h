@@ -10,8 +10,9 @@
 //   CodeGenStmt.cpp      statements, loops, assignments
 //   CodeGenExpr.cpp      conversions, expressions, operators, calls
 //   CodeGenLValue.cpp    lvalues, loads/stores/atomics, bounds guards
-//   CodeGenBuiltins.cpp  builtins: math, linear algebra (svd, polar_decompose,
-//                        sym_eig), print, random, atomics
+//   CodeGenBuiltins.cpp  builtins: math, linear algebra, print, random,
+//                        atomics
+//   CodeGenDecompose.cpp svd, polar_decompose, sym_eig of 2x2 and 3x3 matrices
 //===----------------------------------------------------------------------===//
 #ifndef TIC_LIB_CODEGEN_CODEGENIMPL_H
 #define TIC_LIB_CODEGEN_CODEGENIMPL_H
