@@ -11,115 +11,213 @@
 using namespace mlir;
 using namespace tic::codegen::detail;
 
-/// 2x2 polar decomposition, SVD and symmetric eigen-decomposition, after
-/// Taichi's closed forms (python/taichi/_funcs.py: polar_decompose2d, svd2d,
-/// sym_eig2x2), branch-free with arith.select. Results, flattened:
-///   polar_decompose: R, S (A = R S, R a rotation)
+namespace {
+
+/// Scalar float arithmetic in one type, one IEEE operation per call, in the
+/// order called: Taichi's algorithms are written out operation for
+/// operation, so that results agree with Taichi's bit for bit (no folding,
+/// reassociation or contraction happens on these ops later: arith ops carry
+/// no fast-math flags).
+struct FOps {
+  OpBuilder &b;
+  Location loc;
+  mlir::Type ty;
+
+  Value c(double v) {
+    return arith::ConstantOp::create(b, loc, b.getFloatAttr(ty, v));
+  }
+  Value add(Value x, Value y) { return arith::AddFOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) { return arith::SubFOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
+  Value div(Value x, Value y) { return arith::DivFOp::create(b, loc, x, y); }
+  Value neg(Value x) { return arith::NegFOp::create(b, loc, x); }
+  Value sqrt(Value x) { return math::SqrtOp::create(b, loc, x); }
+  Value abs(Value x) { return math::AbsFOp::create(b, loc, x); }
+  Value maxnum(Value x, Value y) {
+    return arith::MaxNumFOp::create(b, loc, x, y);
+  }
+  /// Taichi's rsqrt on the CPU is 1 / sqrt(x).
+  Value rsqrt(Value x) { return div(c(1.0), sqrt(x)); }
+  Value cmp(arith::CmpFPredicate p, Value x, Value y) {
+    return arith::CmpFOp::create(b, loc, p, x, y);
+  }
+  Value lt(Value x, Value y) { return cmp(arith::CmpFPredicate::OLT, x, y); }
+  Value le(Value x, Value y) { return cmp(arith::CmpFPredicate::OLE, x, y); }
+  Value gt(Value x, Value y) { return cmp(arith::CmpFPredicate::OGT, x, y); }
+  Value ge(Value x, Value y) { return cmp(arith::CmpFPredicate::OGE, x, y); }
+  Value eq(Value x, Value y) { return cmp(arith::CmpFPredicate::OEQ, x, y); }
+  Value isZero(Value x) { return eq(x, c(0.0)); }
+  Value all(ArrayRef<Value> conds) {
+    Value acc = conds[0];
+    for (Value x : conds.drop_front())
+      acc = arith::AndIOp::create(b, loc, acc, x);
+    return acc;
+  }
+  Value sel(Value cnd, Value x, Value y) {
+    return arith::SelectOp::create(b, loc, cnd, x, y);
+  }
+  void swapIf(Value cnd, Value &x, Value &y) {
+    Value nx = sel(cnd, y, x), ny = sel(cnd, x, y);
+    x = nx;
+    y = ny;
+  }
+
+  /// Taichi's matrix product (python/taichi/lang/matrix_ops.py,
+  /// _matmul_helper): every element starts from z = x[0,0] * y[0,0] * 0 and
+  /// adds the products in order, z + x[i,0] y[0,j] + x[i,1] y[1,j] + ...
+  SmallVector<Value, 9> matmul(ArrayRef<Value> x, ArrayRef<Value> y,
+                               unsigned n) {
+    Value z = mul(mul(x[0], y[0]), c(0.0));
+    SmallVector<Value, 9> out;
+    for (unsigned i = 0; i < n; ++i)
+      for (unsigned j = 0; j < n; ++j) {
+        Value acc = z;
+        for (unsigned k = 0; k < n; ++k)
+          acc = add(acc, mul(x[i * n + k], y[k * n + j]));
+        out.push_back(acc);
+      }
+    return out;
+  }
+  SmallVector<Value, 9> transpose(ArrayRef<Value> x, unsigned n) {
+    SmallVector<Value, 9> out;
+    for (unsigned i = 0; i < n; ++i)
+      for (unsigned j = 0; j < n; ++j)
+        out.push_back(x[j * n + i]);
+    return out;
+  }
+};
+
+/// Taichi's _polar_decompose2d: A = U P with
+///   B = [[a00 + a11, a01 - a10], [a10 - a01, a11 + a00]]   (det A >= 0)
+///   B = [[a00 - a11, a01 + a10], [a10 + a01, a11 - a00]]   (det A < 0)
+///   k = 1 / sqrt(|det B|), U = B k, P = (A^T A + |det A| I) k,
+/// and (I, A) for the zero matrix. U is a rotation when det A >= 0, a
+/// reflection when det A < 0; P is symmetric positive semi-definite.
+void polar2x2(FOps &f, ArrayRef<Value> a, SmallVector<Value, 4> &U,
+              SmallVector<Value, 4> &P) {
+  Value a00 = a[0], a01 = a[1], a10 = a[2], a11 = a[3];
+  Value zeroA =
+      f.all({f.isZero(a00), f.isZero(a01), f.isZero(a10), f.isZero(a11)});
+  Value detA = f.sub(f.mul(a00, a11), f.mul(a10, a01));
+  Value adetA = f.abs(detA);
+  Value negDet = f.lt(detA, f.c(0.0));
+  Value b00 = f.sel(negDet, f.sub(a00, a11), f.add(a00, a11));
+  Value b01 = f.sel(negDet, f.add(a01, a10), f.sub(a01, a10));
+  Value b10 = f.sel(negDet, f.add(a10, a01), f.sub(a10, a01));
+  Value b11 = f.sel(negDet, f.sub(a11, a00), f.add(a11, a00));
+  Value adetB = f.abs(f.sub(f.mul(b00, b11), f.mul(b10, b01)));
+  Value k = f.div(f.c(1.0), f.sqrt(adetB));
+  SmallVector<Value, 9> AtA = f.matmul(f.transpose(a, 2), a, 2);
+  // |det A| * I: Taichi drops the multiplications by 1, not those by 0.
+  Value offDiag = f.mul(adetA, f.c(0.0));
+  Value adI[4] = {adetA, offDiag, offDiag, adetA};
+  Value I[4] = {f.c(1.0), f.c(0.0), f.c(0.0), f.c(1.0)};
+  Value B[4] = {b00, b01, b10, b11};
+  U.clear();
+  P.clear();
+  for (unsigned i = 0; i < 4; ++i) {
+    U.push_back(f.sel(zeroA, I[i], f.mul(B[i], k)));
+    P.push_back(f.sel(zeroA, a[i], f.mul(f.add(AtA[i], adI[i]), k)));
+  }
+}
+
+/// Taichi's normalized(v) of a 2-vector: (1 / sqrt(x x + y y)) * v. Also
+/// returns whether x x + y y is zero (the result is then NaN).
+std::array<Value, 2> normalized2(FOps &f, Value x, Value y, Value &isNull) {
+  Value nsq = f.add(f.mul(x, x), f.mul(y, y));
+  isNull = f.isZero(nsq);
+  Value inv = f.div(f.c(1.0), f.sqrt(nsq));
+  return {f.mul(inv, x), f.mul(inv, y)};
+}
+
+} // namespace
+
+/// 2x2 polar decomposition, SVD and symmetric eigen-decomposition: Taichi's
+/// python/taichi/_funcs.py (_polar_decompose2d, _svd2d, _sym_eig2x2)
+/// operation for operation, Taichi's branches as arith.select (both sides
+/// are free of traps). Results, flattened:
+///   polar_decompose: U, P (A = U P)
 ///   svd:             U, Sigma, V (A = U Sigma V^T)
 ///   sym_eig:         eigenvalues (vec2, descending), eigenvectors (columns)
 RV Generator::decompose2x2(Builtin which, ArrayRef<Value> A, ST t,
                            SourceRange r) {
-  using BO = tast::BinaryOp;
   if (!t.isFloat())
     t = defaultFloat();
-  SmallVector<Value, 4> m;
-  for (Value v : A)
-    m.push_back(v);
-  auto c = [&](double v) { return cFloat(v, t); };
-  auto add = [&](Value x, Value y) { return scalarBinop(BO::Add, x, y, t, r); };
-  auto sub = [&](Value x, Value y) { return scalarBinop(BO::Sub, x, y, t, r); };
-  auto mul = [&](Value x, Value y) { return scalarBinop(BO::Mul, x, y, t, r); };
-  auto div = [&](Value x, Value y) { return scalarBinop(BO::Div, x, y, t, r); };
-  auto neg = [&](Value x) -> Value {
-    return arith::NegFOp::create(b, curLoc, x);
-  };
-  auto sqrtv = [&](Value x) -> Value {
-    return math::SqrtOp::create(b, curLoc, x);
-  };
-  auto sel = [&](Value cnd, Value x, Value y) -> Value {
-    return arith::SelectOp::create(b, curLoc, cnd, x, y);
-  };
-  auto lt = [&](Value x, Value y) -> Value {
-    return arith::CmpFOp::create(b, curLoc, arith::CmpFPredicate::OLT, x, y);
-  };
-  auto mat2mul = [&](ArrayRef<Value> X, ArrayRef<Value> Y) {
-    SmallVector<Value, 4> out;
-    for (unsigned i = 0; i < 2; ++i)
-      for (unsigned j = 0; j < 2; ++j)
-        out.push_back(add(mul(X[i * 2], Y[j]), mul(X[i * 2 + 1], Y[2 + j])));
-    return out;
-  };
+  FOps f{b, curLoc, mty(t)};
   RV out;
   auto emit = [&](ArrayRef<Value> vs) {
     for (Value v : vs)
       out.push(v, t);
   };
   if (which == Builtin::SymEig) {
-    // lambda = (tr +- sqrt(tr^2 - 4 det)) / 2; eigenvectors from the
-    // columns of A - lambda_other I, normalized.
-    Value tr = add(m[0], m[3]);
-    Value det = sub(mul(m[0], m[3]), mul(m[1], m[2]));
-    Value gap = sub(mul(tr, tr), mul(c(4.0), det));
-    Value sq = sqrtv(arith::MaxNumFOp::create(b, curLoc, gap, c(0.0)));
-    Value l1 = mul(add(tr, sq), c(0.5)), l2 = mul(sub(tr, sq), c(0.5));
-    // v1 = normalized column 0 of (A - l2 I), v2 = of (A - l1 I).
-    Value a2x = sub(m[0], l2), a2y = m[2];
-    Value a1x = sub(m[0], l1), a1y = m[2];
-    Value n2 = sqrtv(add(mul(a2x, a2x), mul(a2y, a2y)));
-    Value n1 = sqrtv(add(mul(a1x, a1x), mul(a1y, a1y)));
-    // Degenerate (A is a multiple of I, or the column vanishes): use the
-    // other column, then the axes.
-    Value b2x = m[1], b2y = sub(m[3], l2), b1x = m[1], b1y = sub(m[3], l1);
-    Value nb2 = sqrtv(add(mul(b2x, b2x), mul(b2y, b2y)));
-    Value nb1 = sqrtv(add(mul(b1x, b1x), mul(b1y, b1y)));
-    Value eps = c(t.bits == 64 ? 1e-12 : 1e-6);
-    Value use2a = lt(eps, n2), use1a = lt(eps, n1);
-    Value use2b = lt(eps, nb2), use1b = lt(eps, nb1);
-    Value v1x = sel(use2a, div(a2x, n2), sel(use2b, div(b2x, nb2), c(1.0)));
-    Value v1y = sel(use2a, div(a2y, n2), sel(use2b, div(b2y, nb2), c(0.0)));
-    Value v2x = sel(use1a, div(a1x, n1), sel(use1b, div(b1x, nb1), c(0.0)));
-    Value v2y = sel(use1a, div(a1y, n1), sel(use1b, div(b1y, nb1), c(1.0)));
+    Value a00 = A[0], a01 = A[1], a10 = A[2], a11 = A[3];
+    Value tr = f.add(a00, a11);
+    Value det = f.sub(f.mul(a00, a11), f.mul(a01, a10));
+    Value gap = f.sub(f.mul(tr, tr), f.mul(f.c(4.0), det));
+    // Not in Taichi: a gap rounded below zero (A close to a multiple of I)
+    // would give NaN eigenvalues; it is taken as 0.
+    gap = f.sel(f.lt(gap, f.c(0.0)), f.c(0.0), gap);
+    Value sq = f.sqrt(gap);
+    Value l1 = f.mul(f.add(tr, sq), f.c(0.5));
+    Value l2 = f.mul(f.sub(tr, sq), f.c(0.5));
+    // A1 = A - l1 I, A2 = A - l2 I (l * 0 on the off-diagonal, as Taichi).
+    Value x00 = f.sub(a00, l1), x01 = f.sub(a01, f.mul(l1, f.c(0.0)));
+    Value x10 = f.sub(a10, f.mul(l1, f.c(0.0))), x11 = f.sub(a11, l1);
+    Value y00 = f.sub(a00, l2), y01 = f.sub(a01, f.mul(l2, f.c(0.0)));
+    Value y10 = f.sub(a10, f.mul(l2, f.c(0.0))), y11 = f.sub(a11, l2);
+    // Taichi tests A1 == 0 (twice: `all(A1 == 0) and all(A1 == 0)`).
+    Value multipleOfI =
+        f.all({f.isZero(x00), f.isZero(x01), f.isZero(x10), f.isZero(x11)});
+    // v1 = normalized column 0 of A2, v2 = of A1.
+    Value null1, null2, null1b, null2b;
+    std::array<Value, 2> v1 = normalized2(f, y00, y10, null1);
+    std::array<Value, 2> v2 = normalized2(f, x00, x10, null2);
+    // Not in Taichi: where that column is zero (a diagonal A with a00 <
+    // a11, say) Taichi's eigenvector is NaN; column 1 is used instead, and
+    // a unit axis when that is zero too.
+    std::array<Value, 2> v1b = normalized2(f, y01, y11, null1b);
+    std::array<Value, 2> v2b = normalized2(f, x01, x11, null2b);
+    Value axis0[2] = {f.c(1.0), f.c(0.0)}, axis1[2] = {f.c(0.0), f.c(1.0)};
+    for (unsigned i = 0; i < 2; ++i) {
+      v1[i] = f.sel(null1, f.sel(null1b, axis1[i], v1b[i]), v1[i]);
+      v2[i] = f.sel(null2, f.sel(null2b, axis0[i], v2b[i]), v2[i]);
+      v1[i] = f.sel(multipleOfI, axis1[i], v1[i]);
+      v2[i] = f.sel(multipleOfI, axis0[i], v2[i]);
+    }
     emit({l1, l2});
-    emit({v1x, v2x, v1y, v2y}); // eigenvectors as columns
+    emit({v1[0], v2[0], v1[1], v2[1]}); // eigenvectors as columns
     return out;
   }
-  // Polar: R = [[cs, -sn], [sn, cs]] with (cs, sn) ~ (a00 + a11, a10 - a01).
-  Value x = add(m[0], m[3]), y = sub(m[2], m[1]);
-  Value len = sqrtv(add(mul(x, x), mul(y, y)));
-  Value zeroLen =
-      arith::CmpFOp::create(b, curLoc, arith::CmpFPredicate::OEQ, len, c(0.0));
-  Value scale = div(c(1.0), len);
-  Value cs = sel(zeroLen, c(1.0), mul(x, scale));
-  Value sn = sel(zeroLen, c(0.0), mul(y, scale));
-  SmallVector<Value, 4> R{cs, neg(sn), sn, cs};
-  SmallVector<Value, 4> Rt{cs, sn, neg(sn), cs};
-  SmallVector<Value, 4> S = mat2mul(Rt, m);
+  SmallVector<Value, 4> R, S;
+  polar2x2(f, A, R, S);
   if (which == Builtin::PolarDecompose) {
     emit(R);
     emit(S);
     return out;
   }
-  // SVD of the symmetric S by one Jacobi rotation (Taichi's svd2d).
-  Value small = lt(math::AbsFOp::create(b, curLoc, S[1]), c(1e-5));
-  Value tao = mul(c(0.5), sub(S[0], S[3]));
-  Value w = sqrtv(add(mul(tao, tao), mul(S[1], S[1])));
-  Value tt =
-      sel(lt(c(0.0), tao), div(S[1], add(tao, w)), div(S[1], sub(tao, w)));
-  Value cj = div(c(1.0), sqrtv(add(mul(tt, tt), c(1.0))));
-  Value sj = neg(mul(tt, cj));
-  Value cc = mul(cj, cj), ss = mul(sj, sj), cs2 = mul(c(2.0), mul(cj, sj));
-  Value s1j = add(sub(mul(cc, S[0]), mul(cs2, S[1])), mul(ss, S[3]));
-  Value s2j = add(add(mul(ss, S[0]), mul(cs2, S[1])), mul(cc, S[3]));
-  Value cr = sel(small, c(1.0), cj), sr = sel(small, c(0.0), sj);
-  Value s1 = sel(small, S[0], s1j), s2 = sel(small, S[3], s2j);
-  Value swap = lt(s1, s2);
+  // Taichi's _svd2d: one Jacobi rotation diagonalizes the symmetric S.
+  Value small = f.lt(f.abs(S[1]), f.c(1e-5));
+  Value tao = f.mul(f.c(0.5), f.sub(S[0], S[3]));
+  Value w = f.sqrt(f.add(f.mul(tao, tao), f.mul(S[1], S[1])));
+  Value tt = f.sel(f.gt(tao, f.c(0.0)), f.div(S[1], f.add(tao, w)),
+                   f.div(S[1], f.sub(tao, w)));
+  Value cj = f.div(f.c(1.0), f.sqrt(f.add(f.mul(tt, tt), f.c(1.0))));
+  Value sj = f.mul(f.neg(tt), cj);
+  Value cc = f.mul(cj, cj), ss = f.mul(sj, sj);
+  Value cs2 = f.mul(f.mul(f.c(2.0), cj), sj);
+  Value s1j = f.add(f.sub(f.mul(cc, S[0]), f.mul(cs2, S[1])), f.mul(ss, S[3]));
+  Value s2j = f.add(f.add(f.mul(ss, S[0]), f.mul(cs2, S[1])), f.mul(cc, S[3]));
+  Value cr = f.sel(small, f.c(1.0), cj), sr = f.sel(small, f.c(0.0), sj);
+  Value s1 = f.sel(small, S[0], s1j), s2 = f.sel(small, S[3], s2j);
+  Value swap = f.lt(s1, s2);
   // V = swap ? [[-s, c], [-c, -s]] : [[c, s], [-s, c]]
-  SmallVector<Value, 4> V{sel(swap, neg(sr), cr), sel(swap, cr, sr),
-                          sel(swap, neg(cr), neg(sr)), sel(swap, neg(sr), cr)};
-  Value sig1 = sel(swap, s2, s1), sig2 = sel(swap, s1, s2);
-  SmallVector<Value, 4> U = mat2mul(R, V);
+  SmallVector<Value, 4> V{f.sel(swap, f.neg(sr), cr), f.sel(swap, cr, sr),
+                          f.sel(swap, f.neg(cr), f.neg(sr)),
+                          f.sel(swap, f.neg(sr), cr)};
+  f.swapIf(swap, s1, s2);
+  SmallVector<Value, 9> U = f.matmul(R, V, 2);
   emit(U);
-  emit({sig1, c(0.0), c(0.0), sig2});
+  emit({s1, f.c(0.0), f.c(0.0), s2});
   emit(V);
   return out;
 }
