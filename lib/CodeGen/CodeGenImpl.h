@@ -367,6 +367,7 @@ private:
   RV genLinalg(const tast::CallExpr &e, ArrayRef<RV> args);
   RV decompose2x2(Builtin which, ArrayRef<Value> A, ST t, SourceRange r);
   RV decompose3x3(Builtin which, ArrayRef<Value> A, ST t, SourceRange r);
+  RV symEig3x3(ArrayRef<Value> A, ST t);
 
   /// Elementwise binary arithmetic on RVs with scalar broadcast; operands
   /// are converted to `t` first (t: per-component compute type or, when
