@@ -130,10 +130,9 @@ void polar2x2(FOps &f, ArrayRef<Value> a, SmallVector<Value, 4> &U,
 }
 
 /// Taichi's normalized(v) of a 2-vector: (1 / sqrt(x x + y y)) * v. Also
-/// returns whether x x + y y is zero (the result is then NaN).
-std::array<Value, 2> normalized2(FOps &f, Value x, Value y, Value &isNull) {
-  Value nsq = f.add(f.mul(x, x), f.mul(y, y));
-  isNull = f.isZero(nsq);
+/// returns x x + y y.
+std::array<Value, 2> normalized2(FOps &f, Value x, Value y, Value &nsq) {
+  nsq = f.add(f.mul(x, x), f.mul(y, y));
   Value inv = f.div(f.c(1.0), f.sqrt(nsq));
   return {f.mul(inv, x), f.mul(inv, y)};
 }
@@ -177,18 +176,27 @@ RV Generator::decompose2x2(Builtin which, ArrayRef<Value> A, ST t,
     Value multipleOfI =
         f.all({f.isZero(x00), f.isZero(x01), f.isZero(x10), f.isZero(x11)});
     // v1 = normalized column 0 of A2, v2 = of A1.
-    Value null1, null2, null1b, null2b;
-    std::array<Value, 2> v1 = normalized2(f, y00, y10, null1);
-    std::array<Value, 2> v2 = normalized2(f, x00, x10, null2);
-    // Not in Taichi: where that column is zero (a diagonal A with a00 <
-    // a11, say) Taichi's eigenvector is NaN; column 1 is used instead, and
-    // a unit axis when that is zero too.
-    std::array<Value, 2> v1b = normalized2(f, y01, y11, null1b);
-    std::array<Value, 2> v2b = normalized2(f, x01, x11, null2b);
+    Value n1, n2, n1b, n2b;
+    std::array<Value, 2> v1 = normalized2(f, y00, y10, n1);
+    std::array<Value, 2> v2 = normalized2(f, x00, x10, n2);
+    // Not in Taichi: A - l I = (l' - l) v v^T, so its columns are parallel
+    // to v. Where column 0 is below sqrt(eps) of column 1 (a near-diagonal
+    // A with a00 < a11, say) Taichi's eigenvector has lost at least half
+    // its digits, and is NaN where column 0 is zero; column 1 is normalized
+    // instead (a unit axis when both are zero).
+    std::array<Value, 2> v1b = normalized2(f, y01, y11, n1b);
+    std::array<Value, 2> v2b = normalized2(f, x01, x11, n2b);
+    Value eps = f.c(t.bits == 64 ? 0x1p-52 : 0x1p-23);
+    auto useCol1 = [&](Value nsq0, Value nsq1) -> Value {
+      return arith::OrIOp::create(b, curLoc, f.isZero(nsq0),
+                                  f.lt(nsq0, f.mul(nsq1, eps)));
+    };
+    Value other1 = useCol1(n1, n1b), other2 = useCol1(n2, n2b);
+    Value null1b = f.isZero(n1b), null2b = f.isZero(n2b);
     Value axis0[2] = {f.c(1.0), f.c(0.0)}, axis1[2] = {f.c(0.0), f.c(1.0)};
     for (unsigned i = 0; i < 2; ++i) {
-      v1[i] = f.sel(null1, f.sel(null1b, axis1[i], v1b[i]), v1[i]);
-      v2[i] = f.sel(null2, f.sel(null2b, axis0[i], v2b[i]), v2[i]);
+      v1[i] = f.sel(other1, f.sel(null1b, axis1[i], v1b[i]), v1[i]);
+      v2[i] = f.sel(other2, f.sel(null2b, axis0[i], v2b[i]), v2[i]);
       v1[i] = f.sel(multipleOfI, axis1[i], v1[i]);
       v2[i] = f.sel(multipleOfI, axis0[i], v2[i]);
     }
