@@ -1,7 +1,12 @@
 //===- CodeGenDecompose.cpp - svd, polar_decompose, sym_eig ---------------===//
 //
 // Part of the AST -> MLIR code generator: see CodeGenImpl.h and
-// docs/codegen.md.
+// docs/codegen.md. The 2x2 and 3x3 decompositions are Taichi 1.7.4's
+// (python/taichi/_funcs.py, taichi/math/svd.h) written out operation for
+// operation, so that results match Taichi's bit for bit; the departures
+// (where Taichi's result is NaN or wrong) are marked "Not in Taichi" or
+// described at symEig3x3. integration_test/tests/decompositions_ref.h has
+// the same algorithms in C.
 //
 //===----------------------------------------------------------------------===//
 #include "CodeGenImpl.h"
