@@ -10,8 +10,9 @@
 //   CodeGenStmt.cpp      statements, loops, assignments
 //   CodeGenExpr.cpp      conversions, expressions, operators, calls
 //   CodeGenLValue.cpp    lvalues, loads/stores/atomics, bounds guards
-//   CodeGenBuiltins.cpp  builtins: math, linear algebra (svd, polar_decompose,
-//                        sym_eig), print, random, atomics
+//   CodeGenBuiltins.cpp  builtins: math, linear algebra, print, random,
+//                        atomics
+//   CodeGenDecompose.cpp svd, polar_decompose, sym_eig of 2x2 and 3x3 matrices
 //===----------------------------------------------------------------------===//
 #ifndef TIC_LIB_CODEGEN_CODEGENIMPL_H
 #define TIC_LIB_CODEGEN_CODEGENIMPL_H
@@ -366,6 +367,7 @@ private:
   RV genLinalg(const tast::CallExpr &e, ArrayRef<RV> args);
   RV decompose2x2(Builtin which, ArrayRef<Value> A, ST t, SourceRange r);
   RV decompose3x3(Builtin which, ArrayRef<Value> A, ST t, SourceRange r);
+  RV symEig3x3(ArrayRef<Value> A, ST t);
 
   /// Elementwise binary arithmetic on RVs with scalar broadcast; operands
   /// are converted to `t` first (t: per-component compute type or, when
