@@ -34,6 +34,10 @@ done
 # to 1.4 that are not tic's), so the references run with the passive policy
 # unless the caller sets one (docs/performance.md).
 export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
+# tic's pool also reads OMP_WAIT_POLICY (passive: no spinning at all); keep
+# its own default spin (50 us, runtime/src/ThreadPool.cpp) for tic's kernels
+# unless the caller chose one.
+export TIC_SPIN_US=${TIC_SPIN_US:-50}
 
 BUILD_DIR=${TIC_BUILD_DIR:-build}
 if [ "$BUILD" = 1 ]; then
