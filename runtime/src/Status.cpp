@@ -4,15 +4,20 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Internal.h"
 #include "tic/runtime.h"
 
 #define TIC_STRINGIFY_IMPL(x) #x
 #define TIC_STRINGIFY(x) TIC_STRINGIFY_IMPL(x)
 
+// C callers may pass any int as an enum: the switches read the raw value
+// (loading an out-of-range value as a C++ enum is undefined behaviour).
+using tic::rt::rawEnumValue;
+
 extern "C" {
 
 const char *tc_status_string(tc_status status) {
-  switch (status) {
+  switch (rawEnumValue(status)) {
   case TC_OK:
     return "ok";
   case TC_ERR_INVALID_ARGUMENT:
@@ -46,7 +51,7 @@ void tc_options_init(tc_options *opts) {
 }
 
 size_t tc_dtype_size(tc_dtype dtype) {
-  switch (dtype) {
+  switch (rawEnumValue(dtype)) {
   case TC_DTYPE_I8:
   case TC_DTYPE_U8:
   case TC_DTYPE_BOOL:
@@ -68,7 +73,7 @@ size_t tc_dtype_size(tc_dtype dtype) {
 }
 
 const char *tc_dtype_name(tc_dtype dtype) {
-  switch (dtype) {
+  switch (rawEnumValue(dtype)) {
   case TC_DTYPE_I8:
     return "i8";
   case TC_DTYPE_I16:
