@@ -81,8 +81,10 @@ static double intersect_light(v3 pos, v3 d) {
 
 static double make_nested(double f) {
   f = f * 40;
-  int i = (int)f; /* truncation, then Python's i % 2 */
   if (f < 0) {
+    /* truncation, then Python's i % 2 (far distances are positive: only
+       negative ones, inside the geometry, are converted) */
+    int i = (int)f;
     if (((i % 2) + 2) % 2 == 1)
       f -= floor(f);
     else
