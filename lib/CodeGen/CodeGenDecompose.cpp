@@ -217,7 +217,10 @@ RV Generator::decompose2x2(Builtin which, ArrayRef<Value> A, ST t,
     return out;
   }
   // Taichi's _svd2d: one Jacobi rotation diagonalizes the symmetric S.
-  Value small = f.lt(f.abs(S[1]), f.c(1e-5));
+  // Sequenced (not two call arguments) so that the IR is the same whichever
+  // C++ compiler built tic.
+  Value absS01 = f.abs(S[1]);
+  Value small = f.lt(absS01, f.c(1e-5));
   Value tao = f.mul(f.c(0.5), f.sub(S[0], S[3]));
   Value w = f.sqrt(f.add(f.mul(tao, tao), f.mul(S[1], S[1])));
   Value tt = f.sel(f.gt(tao, f.c(0.0)), f.div(S[1], f.add(tao, w)),
