@@ -41,7 +41,7 @@ if [ "$TARGET" = frontend ]; then
   SEEDS="$BUILD_DIR/fuzz-seeds"
   CORPUS="$BUILD_DIR/fuzz-corpus"
   FINDINGS="$BUILD_DIR/findings"
-  SEED_DIRS=(examples test/Frontend)
+  SEED_DIRS=(examples test integration_test)
   TIMEOUT=1
 else
   SEEDS="$BUILD_DIR/fuzz-seeds-codegen"

@@ -4,6 +4,15 @@
 #     static runtime, with DEFINES);
 #  2. a plain Makefile that calls tic and takes its flags from
 #     pkg-config --cflags --libs tic.
+
+# A sanitizer build (TIC_SANITIZE) installs an instrumented runtime: the
+# consumers must link with the same sanitizers.
+set(sanitize_cc "${TIC_C_COMPILER}")
+if(TIC_SANITIZE)
+  set(ENV{LDFLAGS} "-fsanitize=${TIC_SANITIZE}")
+  set(sanitize_cc "${TIC_C_COMPILER} -fsanitize=${TIC_SANITIZE}")
+endif()
+
 cmake_minimum_required(VERSION 3.20)
 
 function(fail msg)
@@ -75,7 +84,7 @@ message(STATUS "find_package(tic) + tic_add_module: ok")
 # 2. Makefile + pkg-config.
 if(TIC_PKG_CONFIG AND TIC_MAKE)
   run("${TIC_MAKE}" -C "${src}" -f Makefile.pkgconfig
-    "TIC=${tic}" "CC=${TIC_C_COMPILER}" "PKG_CONFIG=${TIC_PKG_CONFIG}"
+    "TIC=${tic}" "CC=${sanitize_cc}" "PKG_CONFIG=${TIC_PKG_CONFIG}"
     "PKG_CONFIG_PATH=${libdir}/pkgconfig" "RPATH=${libdir}"
     "OUT=${TIC_TEST_DIR}/make")
   run("${TIC_TEST_DIR}/make/demo")

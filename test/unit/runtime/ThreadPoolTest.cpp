@@ -218,6 +218,15 @@ TEST(ThreadPool, ThreadCreationFailureRunsOnTheCallingThread) {
   // the runtime must neither exit nor lose work (libgomp printed "Thread
   // creation failed" and exited the program). A child limits its address
   // space so that thread stacks cannot be mapped after a few workers.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  GTEST_SKIP() << "an address-space limit and the sanitizer's shadow memory "
+                  "do not mix";
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+  GTEST_SKIP() << "an address-space limit and the sanitizer's shadow memory "
+                  "do not mix";
+#endif
+#endif
   pid_t pid = fork();
   ASSERT_GE(pid, 0);
   if (pid == 0) {

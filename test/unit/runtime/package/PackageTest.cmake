@@ -9,6 +9,15 @@
 #   -DTIC_CONSUMER_SOURCE=... -DTIC_PKG_CONFIG=... -DTIC_C_COMPILER=...
 #   -DTIC_GENERATOR=... -P PackageTest.cmake
 
+
+# A sanitizer build (TIC_SANITIZE) installs an instrumented runtime: the
+# consumers must link with the same sanitizers.
+set(sanitize_flags "")
+if(TIC_SANITIZE)
+  set(ENV{LDFLAGS} "-fsanitize=${TIC_SANITIZE}")
+  set(sanitize_flags "-fsanitize=${TIC_SANITIZE}")
+endif()
+
 cmake_minimum_required(VERSION 3.20)
 
 function(run)
@@ -67,14 +76,14 @@ if(TIC_PKG_CONFIG)
 
   get_filename_component(capi "${TIC_CONSUMER_SOURCE}/../CApiTest.c" ABSOLUTE)
   separate_arguments(flag_list UNIX_COMMAND "${flags}")
-  run("${TIC_C_COMPILER}" -std=c99 "${capi}" ${flag_list}
+  run("${TIC_C_COMPILER}" ${sanitize_flags} -std=c99 "${capi}" ${flag_list}
     "-Wl,-rpath,${libdir}" -o "${TIC_TEST_DIR}/capi_shared")
   run("${TIC_TEST_DIR}/capi_shared")
   # Static: the archive itself plus Libs.private.
   string(REPLACE "-ltic_runtime" "${libdir}/libtic_runtime.a" static_flags
     "${static_flags}")
   separate_arguments(static_list UNIX_COMMAND "${static_flags}")
-  run("${TIC_C_COMPILER}" -std=c99 "${capi}" "-I${prefix}/include"
+  run("${TIC_C_COMPILER}" ${sanitize_flags} -std=c99 "${capi}" "-I${prefix}/include"
     ${static_list} -o "${TIC_TEST_DIR}/capi_static")
   run("${TIC_TEST_DIR}/capi_static")
   message(STATUS "pkg-config builds (shared and static) run")
