@@ -88,7 +88,7 @@ functionDecl
   : attribute* kind=(KwKernel | KwFunc) Identifier
     LParen (param (Comma param)* Comma?)? RParen (Arrow typeExpr)? block ;
 attribute : At Identifier (LParen (argument (Comma argument)*)? RParen)? ;
-param : Identifier Colon typeExpr ;
+param : Identifier (Colon typeExpr)? ;
 
 instanceDecl : KwInstance Identifier Assign Identifier LParen (argument (Comma argument)*)? RParen Semi ;
 

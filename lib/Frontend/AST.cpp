@@ -132,6 +132,8 @@ public:
     switch (t->kind) {
     case TypeExpr::Template:
       return "template";
+    case TypeExpr::Inferred:
+      return "<inferred>";
     case TypeExpr::Named:
       return cast<NamedTypeExpr>(t)->name;
     case TypeExpr::Generic: {
@@ -585,6 +587,8 @@ TypeExprPtr ast::clone(const TypeExpr &t) {
   switch (t.kind) {
   case TypeExpr::Template:
     return std::make_unique<TemplateTypeExpr>(t.range);
+  case TypeExpr::Inferred:
+    return std::make_unique<InferredTypeExpr>(t.range);
   case TypeExpr::Named:
     return std::make_unique<NamedTypeExpr>(t.range, cast<NamedTypeExpr>(&t)->name);
   case TypeExpr::Generic: {

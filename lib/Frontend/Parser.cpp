@@ -564,7 +564,11 @@ private:
       }
       d->name = identOf(c->Identifier());
       for (auto *p : c->param())
-        d->params.push_back({identOf(p->Identifier()), buildType(p->typeExpr())});
+        d->params.push_back(
+            {identOf(p->Identifier()),
+             p->typeExpr() ? buildType(p->typeExpr())
+                           : std::make_unique<InferredTypeExpr>(
+                                 rangeOf(p->Identifier()))});
       if (c->typeExpr())
         d->returnType = buildType(c->typeExpr());
       d->body = buildBlock(c->block());

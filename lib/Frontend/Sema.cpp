@@ -273,7 +273,8 @@ std::unique_ptr<CheckedModule> Sema::run() {
       } else {
         bool isTemplate = false;
         for (auto &p : fd->params)
-          isTemplate |= isa<TemplateTypeExpr>(p.type.get());
+          isTemplate |= isa<TemplateTypeExpr>(p.type.get()) ||
+                        isa<InferredTypeExpr>(p.type.get());
         for (auto &a : fd->attrs)
           error(a.range, "attribute '@" + a.name.name + "' is only allowed on kernels");
         if (!isTemplate)
@@ -635,6 +636,13 @@ void Sema::checkStaticAssert(ast::Expr &cond, const std::string &msg, SourceRang
 //===----------------------------------------------------------------------===//
 
 const Type *Sema::resolveType(TypeExpr &t, bool allowQuant, bool allowTemplate) {
+  if (isa<InferredTypeExpr>(&t)) {
+    // Only func parameters may omit their type (instantiate() binds them).
+    error(t.range, "a kernel parameter needs a type: kernels are entry points "
+                   "whose C signature is fixed (only func parameters take "
+                   "their type from the argument)");
+    return nullptr;
+  }
   if (isa<TemplateTypeExpr>(&t)) {
     if (!allowTemplate) {
       error(t.range, "'template' is only allowed as the type of a kernel or func parameter");
@@ -1075,7 +1083,18 @@ void Sema::checkInstance(InstanceDecl &d) {
   }
 }
 
-static std::string instKey(const FunctionDecl &d, const std::vector<TemplateArg> &targs) {
+/// `(f32, vec3)`: the types bound to a func's inferred parameters, or "".
+static std::string inferredSuffix(const std::vector<const Type *> &inferred) {
+  if (inferred.empty())
+    return "";
+  std::string s = "(";
+  for (size_t i = 0; i < inferred.size(); ++i)
+    s += (i ? ", " : "") + (inferred[i] ? typeName(inferred[i]) : "?");
+  return s + ")";
+}
+
+static std::string instKey(const FunctionDecl &d, const std::vector<TemplateArg> &targs,
+                           const std::vector<const Type *> &inferred) {
   std::string k = std::to_string(reinterpret_cast<uintptr_t>(&d)) + ":" + d.name.name + "<";
   for (size_t i = 0; i < targs.size(); ++i) {
     k += (i ? ", " : "");
@@ -1083,24 +1102,27 @@ static std::string instKey(const FunctionDecl &d, const std::vector<TemplateArg>
       k += typeName(targs[i].value.type) + " ";
     k += targs[i].str();
   }
-  return k + ">";
+  return k + ">" + inferredSuffix(inferred);
 }
 
-static std::string instDisplay(const FunctionDecl &d, const std::vector<TemplateArg> &targs) {
+static std::string instDisplay(const FunctionDecl &d, const std::vector<TemplateArg> &targs,
+                               const std::vector<const Type *> &inferred) {
   std::string k = d.name.name;
-  if (targs.empty())
-    return k;
-  k += "<";
-  for (size_t i = 0; i < targs.size(); ++i)
-    k += (i ? ", " : "") + targs[i].str();
-  return k + ">";
+  if (!targs.empty()) {
+    k += "<";
+    for (size_t i = 0; i < targs.size(); ++i)
+      k += (i ? ", " : "") + targs[i].str();
+    k += ">";
+  }
+  return k + inferredSuffix(inferred);
 }
 
 CheckedFunction *Sema::instantiate(const FunctionDecl &d, std::vector<TemplateArg> targs,
                                    SourceRange callRange, bool isKernel,
-                                   const std::string &exportName) {
-  std::string key = instKey(d, targs);
-  std::string display = instDisplay(d, targs);
+                                   const std::string &exportName,
+                                   std::vector<const Type *> inferred) {
+  std::string key = instKey(d, targs, inferred);
+  std::string display = instDisplay(d, targs, inferred);
   if (!isKernel) {
     auto it = funcInstances.find(key);
     if (it != funcInstances.end())
@@ -1163,7 +1185,7 @@ CheckedFunction *Sema::instantiate(const FunctionDecl &d, std::vector<TemplateAr
   st = &state;
   instStack.push_back({key, display, callRange});
   pushScope();
-  size_t ti = 0;
+  size_t ti = 0, ii = 0;
   bool ok = true;
   std::map<std::string, SourceRange> seenParams;
   for (auto &p : d.params) {
@@ -1176,7 +1198,24 @@ CheckedFunction *Sema::instantiate(const FunctionDecl &d, std::vector<TemplateAr
       ok = false;
     }
     seenParams[p.name.name] = p.name.range;
-    const Type *t = resolveType(*p.type, false, true);
+    const Type *t = nullptr;
+    if (!isKernel && isa<InferredTypeExpr>(p.type.get())) {
+      // `func f(a)`: the type of this call's argument.
+      t = ii < inferred.size() ? inferred[ii] : nullptr;
+      ++ii;
+      if (t && !t->isValueType()) {
+        error(callRange, "func parameter '" + p.name.name +
+                             "' takes its type from the argument, which must "
+                             "be a value (a number, vector, matrix or struct), "
+                             "got '" + typeName(t) + "'");
+        note(p.name.range, "'" + p.name.name + "' is declared here; declare it '" +
+                               p.name.name + ": template' to pass a field, an "
+                               "SNode or an ndarray");
+        t = nullptr;
+      }
+    } else {
+      t = resolveType(*p.type, false, true);
+    }
     if (!t) {
       ok = false;
       f->params.push_back(cp);

@@ -1273,7 +1273,7 @@ const Type *Sema::checkFuncCall(CallExpr &e, const FunctionDecl &fd) {
   if (!ok)
     return nullptr;
   std::vector<TemplateArg> targs;
-  std::vector<const Type *> argTypes(np, nullptr);
+  std::vector<const Type *> argTypes(np, nullptr), inferred;
   for (size_t i = 0; i < np; ++i) {
     if (isa<TemplateTypeExpr>(fd.params[i].type.get())) {
       auto ta = templateArgFrom(*slot[i]->value, fd.params[i].name.name);
@@ -1284,6 +1284,9 @@ const Type *Sema::checkFuncCall(CallExpr &e, const FunctionDecl &fd) {
     } else {
       argTypes[i] = checkExpr(*slot[i]->value);
       ok &= argTypes[i] != nullptr;
+      // `func f(a)`: the parameter takes the argument's type.
+      if (isa<InferredTypeExpr>(fd.params[i].type.get()))
+        inferred.push_back(argTypes[i]);
     }
   }
   if (!ok)
@@ -1293,7 +1296,7 @@ const Type *Sema::checkFuncCall(CallExpr &e, const FunctionDecl &fd) {
   for (size_t i = 0; i < np; ++i)
     ordered.push_back(std::move(*slot[i]));
   e.args = std::move(ordered);
-  CheckedFunction *f = instantiate(fd, targs, e.range, false, "");
+  CheckedFunction *f = instantiate(fd, targs, e.range, false, "", inferred);
   if (!f)
     return nullptr;
   for (size_t i = 0; i < np; ++i)

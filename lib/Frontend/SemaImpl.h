@@ -130,10 +130,13 @@ public:
   void redefinition(const std::string &name, SourceRange r, SourceRange prev);
 
   // Functions (Sema.cpp).
+  /// `inferred`: the types of a func's parameters written without a type,
+  /// in order (one instantiation per combination).
   CheckedFunction *instantiate(const ast::FunctionDecl &d,
                                std::vector<TemplateArg> targs,
                                SourceRange callRange, bool isKernel,
-                               const std::string &exportName);
+                               const std::string &exportName,
+                               std::vector<const Type *> inferred = {});
   std::optional<TemplateArg> templateArgFrom(ast::Expr &e, const std::string &param);
   void checkBlockInto(ast::BlockStmt &b, std::vector<ast::StmtPtr> &out,
                       bool newScope);

@@ -57,7 +57,7 @@ using TypeExprPtr = std::unique_ptr<TypeExpr>;
 /// (`vec<f32, 3>`, `ndarray<f32, n>`).
 class TypeExpr {
 public:
-  enum Kind { Named, Generic, Quant, Template };
+  enum Kind { Named, Generic, Quant, Template, Inferred };
   TypeExpr(Kind k, SourceRange r) : kind(k), range(r) {}
   virtual ~TypeExpr();
   Kind getKind() const { return kind; }
@@ -108,6 +108,16 @@ class TemplateTypeExpr : public TypeExpr {
 public:
   explicit TemplateTypeExpr(SourceRange r) : TypeExpr(Template, r) {}
   static bool classof(const TypeExpr *t) { return t->kind == Template; }
+};
+
+/// The missing type of a func parameter written without one (`func f(a)`):
+/// a run-time parameter whose type is the argument's, per call (one
+/// instantiation per combination of argument types). `range` is the
+/// parameter name's.
+class InferredTypeExpr : public TypeExpr {
+public:
+  explicit InferredTypeExpr(SourceRange r) : TypeExpr(Inferred, r) {}
+  static bool classof(const TypeExpr *t) { return t->kind == Inferred; }
 };
 
 //===----------------------------------------------------------------------===//
