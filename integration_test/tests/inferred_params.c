@@ -7,7 +7,8 @@
 int main(void) {
   inferred_params_ctx *ctx = NULL;
   static float f[N], fw[N], v[N * 3], vw[N * 3], m[N * 4], mw[N * 4];
-  static int32_t k[N], ks[N];
+  static int32_t k[N], ks[N], pi[N];
+  static float pf[N], pfw[N];
   static double d[N], dw[N];
   static long long got[N], want[N];
   int i, r, c;
@@ -20,6 +21,8 @@ int main(void) {
   CHECK(inferred_params_out_d_read(ctx, d, N));
   CHECK(inferred_params_out_v_read(ctx, v, N * 3));
   CHECK(inferred_params_out_m_read(ctx, m, N * 4));
+  CHECK(inferred_params_out_pi_read(ctx, pi, N));
+  CHECK(inferred_params_out_pf_read(ctx, pf, N));
   for (i = 0; i < N; ++i) {
     float x = (float)i * 0.25f - 3.0f;
     int32_t kk = i * 3 - 50;
@@ -59,6 +62,14 @@ int main(void) {
     want[i] = i * 3 - 50;
   }
   compare_i64("ks unchanged", got, want, N);
+  /* The (i32, f32) tuple: the i32 (above 2^24) exact. */
+  for (i = 0; i < N; ++i) {
+    got[i] = pi[i];
+    want[i] = (long long)(i * 3 - 50) * 1000003 * 2 + 1;
+    pfw[i] = ((float)i * 0.25f - 3.0f) + 1.0f;
+  }
+  compare_i64("tuple i32", got, want, N);
+  compare_f32("tuple f32", pf, pfw, N, 0, 0);
   inferred_params_destroy(ctx);
   TEST_RESULT();
 }

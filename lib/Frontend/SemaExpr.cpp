@@ -618,6 +618,18 @@ const Type *Sema::checkList(ListExpr &e) {
     bool uniform = kindOf(ts[0]) >= 0;
     for (const Type *t : ts)
       uniform &= kindOf(t) == kindOf(ts[0]);
+    // Scalars of different types computed at run time keep their types, as
+    // in Taichi (`return k * 2, x + 1` is an (i32, f32) tuple, not a vec2 of
+    // f32); constants adapt to the others (`(i, 0.5)` is a vec2).
+    const Type *runtimeScalar = nullptr;
+    for (size_t i = 0; i < ts.size() && uniform; ++i) {
+      if (!ts[i]->isScalar() || constOf(*e.elements[i]))
+        continue;
+      if (!runtimeScalar)
+        runtimeScalar = ts[i];
+      else if (ts[i] != runtimeScalar)
+        uniform = false;
+    }
     if (!uniform) {
       for (const Type *t : ts)
         if (!t->isValueType()) {
