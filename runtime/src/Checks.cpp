@@ -6,15 +6,8 @@
 
 using namespace tic::rt;
 
-namespace {
-
-/// Records a kernel failure: the first one since the last take wins, both
-/// for the status and for the message.
-tc_status reportKernelFailure(tic_rt_context *ctx, tc_status status,
-                              const char *fmt, ...) TC_PRINTF_FORMAT(3, 4);
-
-tc_status reportKernelFailure(tic_rt_context *ctx, tc_status status,
-                              const char *fmt, ...) {
+tc_status tic::rt::reportKernelFailure(tic_rt_context *ctx, tc_status status,
+                                       const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   if (!ctx) {
@@ -32,8 +25,6 @@ tc_status reportKernelFailure(tic_rt_context *ctx, tc_status status,
   va_end(ap);
   return status;
 }
-
-} // namespace
 
 extern "C" {
 

@@ -62,6 +62,12 @@ void seedRng(RngState &rng, uint64_t seed, uint32_t threadIndex);
 /// Formats into `buf` (capacity `cap`, always NUL-terminated).
 void formatMessage(char *buf, size_t cap, const char *fmt, va_list ap);
 
+/// Records a kernel failure, callable from parallel tasks: the first one
+/// since the last tic_rt_take_kernel_status wins, both for the status and for
+/// the message. NULL ctx: the calling thread's last error. Returns `status`.
+tc_status reportKernelFailure(tic_rt_context *ctx, tc_status status,
+                              const char *fmt, ...) TC_PRINTF_FORMAT(3, 4);
+
 /// Hook for the CUDA backend: will dlopen("libcuda.so.1"), resolve the driver
 /// API, call cuInit and pick a device (see docs/runtime.md). This runtime has
 /// no CUDA backend yet, so it always returns TC_ERR_NO_DEVICE and writes the

@@ -207,6 +207,74 @@ TC_API tc_status tic_rt_report_assert(tic_rt_context *ctx, const char *msg,
  * parallel loops and return the result. */
 TC_API tc_status tic_rt_take_kernel_status(tic_rt_context *ctx);
 
+/*===--------------------------------------------------------------------===*/
+/* Memory pools (the cells of sparse SNodes)                                */
+/*===--------------------------------------------------------------------===*/
+
+/* A pool hands out fixed-size, zeroed elements (the blocks of one allocating
+ * SNode) from a reserved range of address space that is committed on
+ * demand, so that a sparse field costs the memory of its active part only.
+ * Elements are recycled: a freed element is queued and becomes reusable,
+ * zeroed, at the next tic_rt_pool_collect, called when no kernel can still
+ * read it (after the launch that deactivated it). */
+typedef struct tic_rt_pool tic_rt_pool;
+
+typedef struct tic_rt_pool_stats {
+  uint64_t element_size;    /* bytes per element, as rounded by the pool */
+  uint64_t max_elements;    /* the reservation, in elements */
+  uint64_t reserved_bytes;  /* address space reserved */
+  uint64_t committed_bytes; /* of which committed (read-write) */
+  uint64_t live_elements;   /* allocated and not freed */
+  uint64_t high_water;      /* elements ever handed out from fresh memory */
+} tic_rt_pool_stats;
+
+/* The largest element count of a pool (element indices fit in 32 bits). */
+#define TIC_RT_POOL_MAX_ELEMENTS 0xFFFFFFFEull
+
+/* Creates a pool of up to `max_elements` elements of `element_size` bytes
+ * (rounded up to a multiple of 16, or of the page size from one page up;
+ * elements are aligned to 16, page-sized ones to a page). `name` (the
+ * SNode's, copied; may be NULL) appears in error messages. Reserves the
+ * address space now and commits none of it. TC_ERR_INVALID_ARGUMENT for a
+ * zero size or count, or a count above TIC_RT_POOL_MAX_ELEMENTS;
+ * TC_ERR_OUT_OF_MEMORY when the reservation fails. The message is recorded
+ * on the calling thread (tic_rt_last_error(NULL)). */
+TC_API tc_status tic_rt_pool_create(const char *name, uint64_t element_size,
+                                    uint64_t max_elements,
+                                    tic_rt_pool **out);
+
+/* Returns the pool's memory to the system. NULL is a no-op. */
+TC_API void tic_rt_pool_destroy(tic_rt_pool *pool);
+
+/* A zeroed element; thread-safe and lock-free except when it commits more
+ * memory. NULL when the reservation is used up or committing fails: the
+ * failure is then reported on ctx as a kernel failure (TC_ERR_OUT_OF_MEMORY
+ * naming the pool; see tic_rt_take_kernel_status). */
+TC_API void *tic_rt_pool_alloc(tic_rt_context *ctx, tic_rt_pool *pool);
+
+/* Queues `element` (from tic_rt_pool_alloc of this pool) for reuse;
+ * thread-safe. It is not handed out again before tic_rt_pool_collect. */
+TC_API void tic_rt_pool_free(tic_rt_pool *pool, void *element);
+
+/* Makes the queued elements reusable, zeroing them (elements of a page or
+ * more are returned to the system, which zeroes them). Call while no thread
+ * uses the pool. */
+TC_API void tic_rt_pool_collect(tic_rt_pool *pool);
+
+/* Frees every element at once and returns the committed memory to the
+ * system (deactivate_all). Call while no thread uses the pool. */
+TC_API void tic_rt_pool_reset(tic_rt_pool *pool);
+
+/* The element with index `index` (< high_water) and the index of an element:
+ * compact 32-bit references to elements. */
+TC_API void *tic_rt_pool_element(const tic_rt_pool *pool, uint32_t index);
+TC_API uint32_t tic_rt_pool_index(const tic_rt_pool *pool,
+                                  const void *element);
+
+/* Current statistics (a consistent snapshot while no thread uses the pool). */
+TC_API void tic_rt_pool_get_stats(const tic_rt_pool *pool,
+                                  tic_rt_pool_stats *stats);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif
