@@ -497,10 +497,10 @@ OwningOpRef<ModuleOp> Generator::run() {
 //===----------------------------------------------------------------------===//
 
 void tic::codegen::loadCodeGenDialects(MLIRContext &ctx) {
-  ctx.loadDialect<tic::tc::TCDialect, tic::snode::SNodeDialect,
-                  arith::ArithDialect, math::MathDialect,
-                  cf::ControlFlowDialect, memref::MemRefDialect,
-                  func::FuncDialect, LLVM::LLVMDialect>();
+  ctx.loadDialect<
+      tic::tc::TCDialect, tic::snode::SNodeDialect, arith::ArithDialect,
+      math::MathDialect, cf::ControlFlowDialect, scf::SCFDialect,
+      memref::MemRefDialect, func::FuncDialect, LLVM::LLVMDialect>();
 }
 
 OwningOpRef<ModuleOp>

@@ -674,32 +674,33 @@ RV Generator::symEig3x3(ArrayRef<Value> A, ST t) {
   Value q12 = f.sub(f.mul(q20, q01), f.mul(q00, q21));
   Value q22 = f.sub(f.mul(q00, q11), f.mul(q10, q01));
 
-  // The fallback is taken rarely: a branch, not a select.
-  Block *jacobiB = new Block(), *merge = new Block();
-  for (unsigned i = 0; i < 12; ++i)
-    merge->addArgument(mty(t), curLoc);
-  SmallVector<Value, 12> cardano{e0,  e1,  e2,  q00, q01, q02,
-                                 q10, q11, q12, q20, q21, q22};
-  cf::CondBranchOp::create(b, curLoc, fallback, jacobiB, ValueRange{}, merge,
-                           cardano);
-  append(jacobiB);
-  b.setInsertionPointToEnd(jacobiB);
-  {
-    FOps fj{b, curLoc, mty(t)}; // constants of its own in this block
-    M3 S{a00, a01, a02, a01, a11, a12, a02, a12, a22}, V;
-    std::array<Value, 3> ev;
-    jacobiEigen3x3(fj, S, t.bits == 64 ? 8 : 5, ev, V);
-    SmallVector<Value, 12> res{ev[0], ev[1], ev[2]};
-    res.append(V.begin(), V.end());
-    br(merge, res);
-  }
-  append(merge);
-  b.setInsertionPointToEnd(merge);
-  std::array<Value, 3> ev{merge->getArgument(0), merge->getArgument(1),
-                          merge->getArgument(2)};
+  // The fallback is taken rarely: a branch (scf.if), not a select.
+  SmallVector<ST, 12> rts(12, t);
+  RV picked = structuredIf(
+      fallback, rts,
+      [&] {
+        FOps fj{b, curLoc, mty(t)}; // constants of its own in this region
+        M3 S{a00, a01, a02, a01, a11, a12, a02, a12, a22}, V;
+        std::array<Value, 3> ev;
+        jacobiEigen3x3(fj, S, t.bits == 64 ? 8 : 5, ev, V);
+        RV res;
+        for (Value x : ev)
+          res.push(x, t);
+        for (Value x : V)
+          res.push(x, t);
+        return res;
+      },
+      [&] {
+        RV res;
+        for (Value x :
+             {e0, e1, e2, q00, q01, q02, q10, q11, q12, q20, q21, q22})
+          res.push(x, t);
+        return res;
+      });
+  std::array<Value, 3> ev{picked.v[0], picked.v[1], picked.v[2]};
   M3 Q;
   for (unsigned i = 0; i < 9; ++i)
-    Q[i] = merge->getArgument(3 + i);
+    Q[i] = picked.v[3 + i];
   // Taichi's sort: ascending, columns moved along.
   const unsigned X[3] = {0, 0, 1}, Y[3] = {1, 2, 2};
   for (unsigned k = 0; k < 3; ++k) {

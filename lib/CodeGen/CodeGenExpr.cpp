@@ -618,24 +618,9 @@ RV Generator::genTernary(const tast::TernaryExpr &e) {
     return r;
   }
   Value cond = toI1(c.v[0], c.ts[0]);
-  Block *tb = new Block(), *fb = new Block(), *merge = new Block();
-  for (ST t : rts)
-    merge->addArgument(mty(t), curLoc);
-  cf::CondBranchOp::create(b, curLoc, cond, tb, ValueRange{}, fb, ValueRange{});
-  append(tb);
-  b.setInsertionPointToEnd(tb);
-  RV t = convTo(gen(e.trueValue.get()), rts);
-  br(merge, t.v);
-  append(fb);
-  b.setInsertionPointToEnd(fb);
-  RV f = convTo(gen(e.falseValue.get()), rts);
-  br(merge, f.v);
-  append(merge);
-  b.setInsertionPointToEnd(merge);
-  RV r;
-  for (size_t i = 0; i < rts.size(); ++i)
-    r.push(merge->getArgument(i), rts[i]);
-  return r;
+  return structuredIf(
+      cond, rts, [&] { return gen(e.trueValue.get()); },
+      [&] { return gen(e.falseValue.get()); });
 }
 
 RV Generator::genLogical(const tast::BinaryExpr &e) {
@@ -659,47 +644,48 @@ RV Generator::genLogical(const tast::BinaryExpr &e) {
     }
     return out;
   }
+  // Short-circuit: the right operand only when it decides.
   Value x = toI1(l.v[0], l.ts[0]);
-  Block *rhsB = new Block(), *merge = new Block();
-  merge->addArgument(b.getI1Type(), curLoc);
-  if (isAnd)
-    cf::CondBranchOp::create(b, curLoc, x, rhsB, ValueRange{}, merge,
-                             ValueRange{cBool(false)});
-  else
-    cf::CondBranchOp::create(b, curLoc, x, merge, ValueRange{cBool(true)}, rhsB,
-                             ValueRange{});
-  append(rhsB);
-  b.setInsertionPointToEnd(rhsB);
-  RV r = gen(e.rhs.get());
-  Value y = r.size() ? toI1(r.v[0], r.ts[0]) : cBool(false);
-  br(merge, y);
-  append(merge);
-  b.setInsertionPointToEnd(merge);
+  auto rhs = [&] {
+    RV r = gen(e.rhs.get());
+    RV y;
+    y.push(r.size() ? toI1(r.v[0], r.ts[0]) : cBool(false), ST::boolean());
+    return y;
+  };
+  auto constant = [&](bool v) {
+    return [this, v] {
+      RV y;
+      y.push(cBool(v), ST::boolean());
+      return y;
+    };
+  };
+  RV z = isAnd ? structuredIf(x, {ST::boolean()}, rhs, constant(false))
+               : structuredIf(x, {ST::boolean()}, constant(true), rhs);
   RV out;
-  out.push(conv(merge->getArgument(0), ST::boolean(), rt), rt);
+  out.push(conv(z.v[0], ST::boolean(), rt), rt);
   return out;
 }
 
 /// x ** n for an integer n at run time: square-and-multiply loop.
 Value Generator::ipow(Value x, Value n, ST t, ST nt) {
-  Block *header = new Block(), *body = new Block(), *exit = new Block();
   mlir::Type xt = mty(t), ntt = mty(nt);
   Value acc0 = one(t);
-  header->addArgument(xt, curLoc);
-  header->addArgument(xt, curLoc);
-  header->addArgument(ntt, curLoc);
-  exit->addArgument(xt, curLoc);
-  br(header, ValueRange{acc0, x, n});
-  append(header);
+  SmallVector<mlir::Type, 3> types{xt, xt, ntt};
+  auto loop = scf::WhileOp::create(b, curLoc, types, ValueRange{acc0, x, n});
+  Block *header = new Block(), *body = new Block();
+  loop.getBefore().push_back(header);
+  loop.getAfter().push_back(body);
+  for (mlir::Type ty : types) {
+    header->addArgument(ty, curLoc);
+    body->addArgument(ty, curLoc);
+  }
   b.setInsertionPointToEnd(header);
-  Value acc = header->getArgument(0), base = header->getArgument(1),
-        k = header->getArgument(2);
-  Value more =
-      arith::CmpIOp::create(b, curLoc, arith::CmpIPredicate::sgt, k, zero(nt));
-  cf::CondBranchOp::create(b, curLoc, more, body, ValueRange{}, exit,
-                           ValueRange{acc});
-  append(body);
+  Value more = arith::CmpIOp::create(b, curLoc, arith::CmpIPredicate::sgt,
+                                     header->getArgument(2), zero(nt));
+  scf::ConditionOp::create(b, curLoc, more, header->getArguments());
   b.setInsertionPointToEnd(body);
+  Value acc = body->getArgument(0), base = body->getArgument(1),
+        k = body->getArgument(2);
   Value bit = arith::TruncIOp::create(b, curLoc, b.getI1Type(), k);
   Value prod = t.isFloat() ? Value(arith::MulFOp::create(b, curLoc, acc, base))
                            : Value(arith::MulIOp::create(b, curLoc, acc, base));
@@ -708,10 +694,9 @@ Value Generator::ipow(Value x, Value n, ST t, ST nt) {
                     ? Value(arith::MulFOp::create(b, curLoc, base, base))
                     : Value(arith::MulIOp::create(b, curLoc, base, base));
   Value k2 = arith::ShRUIOp::create(b, curLoc, k, one(nt));
-  br(header, ValueRange{acc2, base2, k2});
-  append(exit);
-  b.setInsertionPointToEnd(exit);
-  return exit->getArgument(0);
+  scf::YieldOp::create(b, curLoc, ValueRange{acc2, base2, k2});
+  b.setInsertionPointAfter(loop);
+  return loop.getResult(0);
 }
 
 RV Generator::pow(const RV &base, const tast::Expr *expE, const RV &ex,
@@ -881,9 +866,6 @@ RV Generator::genFuncCall(const tast::CallExpr &e) {
   std::vector<ST> rts;
   if (f->returnType && !f->returnType->isVoid())
     flatten(f->returnType, rts);
-  Block *ret = new Block();
-  for (ST t : rts)
-    ret->addArgument(mty(t), curLoc);
 
   collectMutated(f->body.get());
   frames.emplace_back();
@@ -893,25 +875,62 @@ RV Generator::genFuncCall(const tast::CallExpr &e) {
   savedLoops.swap(loops);
   FnCtx fc;
   fc.fn = f;
-  fc.retBlock = ret;
   fc.retTypes = rts;
-  fns.push_back(fc);
-  ++inlineDepth;
-  genBlock(*f->body);
-  --inlineDepth;
-  if (!terminated()) {
-    SmallVector<Value> zs;
-    for (ST t : rts)
-      zs.push_back(zero(t));
-    br(ret, zs);
+  // A body whose only `return` is its last statement is inlined in place,
+  // with structured control flow; an early return branches to a
+  // continuation block (inside an scf.execute_region where needed).
+  const auto &body = f->body->body;
+  bool tailOnly = true;
+  for (size_t i = 0; i < body.size() && tailOnly; ++i) {
+    bool last = i + 1 == body.size();
+    if (last && body[i]->kind == tast::Stmt::Return)
+      break;
+    tailOnly = !escapes(body[i].get());
   }
-  fns.pop_back();
+  RV r;
+  ++inlineDepth;
+  if (tailOnly) {
+    fns.push_back(fc);
+    for (size_t i = 0; i + 1 < body.size(); ++i)
+      genStmt(*body[i]);
+    if (!body.empty() && body.back()->kind == tast::Stmt::Return) {
+      auto &ret = static_cast<const tast::ReturnStmt &>(*body.back());
+      Location saved = curLoc;
+      curLoc = loc(ret.range);
+      if (ret.value)
+        r = convTo(gen(ret.value.get()), rts);
+      curLoc = saved;
+    } else if (!body.empty()) {
+      genStmt(*body.back());
+    }
+    for (size_t i = r.size(); i < rts.size(); ++i)
+      r.push(zero(rts[i]), rts[i]);
+    fns.pop_back();
+  } else {
+    r = cfgRegion(rts, [&] {
+      Block *ret = new Block();
+      for (ST t : rts)
+        ret->addArgument(mty(t), curLoc);
+      fc.retBlock = ret;
+      fns.push_back(fc);
+      genBlock(*f->body);
+      if (!terminated()) {
+        SmallVector<Value> zs;
+        for (ST t : rts)
+          zs.push_back(zero(t));
+        br(ret, zs);
+      }
+      fns.pop_back();
+      append(ret);
+      b.setInsertionPointToEnd(ret);
+      RV out;
+      for (size_t i = 0; i < rts.size(); ++i)
+        out.push(ret->getArgument(i), rts[i]);
+      return out;
+    });
+  }
+  --inlineDepth;
   loops.swap(savedLoops);
   frames.pop_back();
-  append(ret);
-  b.setInsertionPointToEnd(ret);
-  RV r;
-  for (size_t i = 0; i < rts.size(); ++i)
-    r.push(ret->getArgument(i), rts[i]);
   return r;
 }

@@ -203,9 +203,9 @@ bool Generator::refineLValue(LV &lv, const tast::Expr *e) {
   return true;
 }
 
-Block *Generator::beginGuard(const LV &lv, ArrayRef<ST> resultTypes) {
+scf::IfOp Generator::beginGuard(const LV &lv, ArrayRef<ST> resultTypes) {
   if (!opts.checkBounds || guarding || lv.k == LV::Local)
-    return nullptr;
+    return {};
   Value ok;
   std::string what;
   auto both = [&](Value c) {
@@ -230,30 +230,38 @@ Block *Generator::beginGuard(const LV &lv, ArrayRef<ST> resultTypes) {
     what = "index out of range of an ndarray parameter";
   }
   if (!ok)
-    return nullptr;
+    return {};
   if (lv.k != LV::Field)
     tic::tc::AssertOp::create(b, curLoc, ok, what);
-  Block *access = new Block(), *merge = new Block();
-  SmallVector<Value> zeros;
-  for (ST t : resultTypes) {
-    merge->addArgument(mty(t), curLoc);
-    zeros.push_back(zero(t));
+  SmallVector<mlir::Type> types;
+  for (ST t : resultTypes)
+    types.push_back(mty(t));
+  bool withElse = !resultTypes.empty();
+  auto guard = scf::IfOp::create(b, curLoc, types, ok, /*addThenBlock=*/true,
+                                 /*addElseBlock=*/withElse);
+  if (withElse) {
+    Block *elseB = &guard.getElseRegion().front();
+    dropTerminator(elseB);
+    b.setInsertionPointToEnd(elseB);
+    SmallVector<Value> zeros;
+    for (ST t : resultTypes)
+      zeros.push_back(zero(t));
+    scf::YieldOp::create(b, curLoc, zeros);
   }
-  cf::CondBranchOp::create(b, curLoc, ok, access, ValueRange{}, merge, zeros);
-  append(access);
+  Block *access = &guard.getThenRegion().front();
+  dropTerminator(access);
   b.setInsertionPointToEnd(access);
   guarding = true;
-  return merge;
+  return guard;
 }
 
-RV Generator::endGuard(Block *merge, const RV &results) {
+RV Generator::endGuard(scf::IfOp guard, const RV &results) {
   guarding = false;
-  br(merge, results.v);
-  append(merge);
-  b.setInsertionPointToEnd(merge);
+  scf::YieldOp::create(b, curLoc, results.v);
+  b.setInsertionPointAfter(guard);
   RV r;
   for (size_t i = 0; i < results.size(); ++i)
-    r.push(merge->getArgument(i), results.ts[i]);
+    r.push(guard.getResult(i), results.ts[i]);
   return r;
 }
 
@@ -262,8 +270,8 @@ RV Generator::loadLV(const LV &lv) {
     std::vector<ST> rts;
     for (unsigned s : lv.alts[0])
       rts.push_back(lv.slotTypes[s]);
-    if (Block *merge = beginGuard(lv, rts))
-      return endGuard(merge, loadLV(lv));
+    if (scf::IfOp guard = beginGuard(lv, rts))
+      return endGuard(guard, loadLV(lv));
   }
   // Load every slot any alternative uses, then select.
   std::map<unsigned, Value> loaded;
@@ -305,9 +313,9 @@ RV Generator::loadLV(const LV &lv) {
 
 void Generator::storeLV(const LV &lv, const RV &v) {
   if (opts.checkBounds && !guarding && lv.k != LV::Local)
-    if (Block *merge = beginGuard(lv, {})) {
+    if (scf::IfOp guard = beginGuard(lv, {})) {
       storeLV(lv, v);
-      endGuard(merge, RV());
+      endGuard(guard, RV());
       return;
     }
   auto storeSlot = [&](unsigned s, Value x) {
@@ -343,26 +351,25 @@ void Generator::storeLV(const LV &lv, const RV &v) {
     }
     return;
   }
-  // Global storage: branch on the selector.
-  Block *merge = new Block();
-  SmallVector<Block *> cases;
-  SmallVector<int32_t> caseVals;
-  for (size_t j = 0; j < lv.alts.size(); ++j) {
-    cases.push_back(new Block());
-    caseVals.push_back(int32_t(j));
+  // Global storage: switch on the selector (out of range: no store).
+  SmallVector<int64_t> caseVals;
+  for (size_t j = 0; j < lv.alts.size(); ++j)
+    caseVals.push_back(int64_t(j));
+  Value sel = arith::IndexCastOp::create(b, curLoc, b.getIndexType(), lv.sel);
+  auto sw = scf::IndexSwitchOp::create(b, curLoc, mlir::TypeRange{}, sel,
+                                       caseVals, unsigned(caseVals.size()));
+  for (size_t j = 0; j <= caseVals.size(); ++j) {
+    Region &region =
+        j < caseVals.size() ? sw.getCaseRegions()[j] : sw.getDefaultRegion();
+    Block *blk = new Block();
+    region.push_back(blk);
+    b.setInsertionPointToEnd(blk);
+    if (j < caseVals.size())
+      for (size_t c = 0; c < lv.alts[j].size() && c < v.size(); ++c)
+        storeSlot(lv.alts[j][c], v.v[c]);
+    scf::YieldOp::create(b, curLoc);
   }
-  SmallVector<ValueRange> caseOps(cases.size(), ValueRange{});
-  cf::SwitchOp::create(b, curLoc, lv.sel, merge, ValueRange{}, caseVals, cases,
-                       caseOps);
-  for (size_t j = 0; j < cases.size(); ++j) {
-    append(cases[j]);
-    b.setInsertionPointToEnd(cases[j]);
-    for (size_t c = 0; c < lv.alts[j].size() && c < v.size(); ++c)
-      storeSlot(lv.alts[j][c], v.v[c]);
-    br(merge);
-  }
-  append(merge);
-  b.setInsertionPointToEnd(merge);
+  b.setInsertionPointAfter(sw);
 }
 
 RV Generator::atomicLV(const LV &lv, tic::tc::AtomicKind kind, const RV &v,
@@ -373,8 +380,8 @@ RV Generator::atomicLV(const LV &lv, tic::tc::AtomicKind kind, const RV &v,
     std::vector<ST> rts;
     for (unsigned s : lv.alts[0])
       rts.push_back(lv.slotTypes[s]);
-    if (Block *merge = beginGuard(lv, rts))
-      return endGuard(merge, atomicLV(lv, kind, v, r, reduction));
+    if (scf::IfOp guard = beginGuard(lv, rts))
+      return endGuard(guard, atomicLV(lv, kind, v, r, reduction));
   }
   RV old;
   if (lv.alts.size() != 1) {

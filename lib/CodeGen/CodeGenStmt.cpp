@@ -10,6 +10,101 @@ using namespace mlir;
 using namespace tic::codegen::detail;
 
 //===----------------------------------------------------------------------===//
+// Structured control flow
+//===----------------------------------------------------------------------===//
+
+bool tic::codegen::detail::escapes(const tast::Stmt *s) {
+  std::function<bool(const tast::Stmt *, bool)> rec = [&](const tast::Stmt *t,
+                                                          bool inLoop) -> bool {
+    if (!t)
+      return false;
+    switch (t->kind) {
+    case tast::Stmt::Return:
+      return true;
+    case tast::Stmt::Break:
+    case tast::Stmt::Continue:
+      return !inLoop;
+    case tast::Stmt::Block:
+      for (auto &c : static_cast<const tast::BlockStmt *>(t)->body)
+        if (rec(c.get(), inLoop))
+          return true;
+      return false;
+    case tast::Stmt::If: {
+      auto *i = static_cast<const tast::IfStmt *>(t);
+      return rec(i->thenBody.get(), inLoop) || rec(i->elseBody.get(), inLoop);
+    }
+    case tast::Stmt::While:
+      return rec(static_cast<const tast::WhileStmt *>(t)->body.get(), true);
+    case tast::Stmt::For:
+      return rec(static_cast<const tast::ForStmt *>(t)->body.get(), true);
+    default:
+      return false;
+    }
+  };
+  return rec(s, false);
+}
+
+RV Generator::cfgRegion(ArrayRef<ST> rts, const std::function<RV()> &gen) {
+  if (!inStructuredRegion())
+    return gen();
+  SmallVector<mlir::Type> types;
+  for (ST t : rts)
+    types.push_back(mty(t));
+  auto er = scf::ExecuteRegionOp::create(b, curLoc, types);
+  Block *entry = new Block();
+  er.getRegion().push_back(entry);
+  b.setInsertionPointToEnd(entry);
+  RV r = gen();
+  if (!terminated())
+    scf::YieldOp::create(b, curLoc, r.v);
+  // Blocks no path reaches, left open: end them too.
+  for (Block &blk : er.getRegion())
+    if (blk.empty() || !blk.back().hasTrait<OpTrait::IsTerminator>()) {
+      b.setInsertionPointToEnd(&blk);
+      SmallVector<Value> zs;
+      for (ST t : rts)
+        zs.push_back(zero(t));
+      scf::YieldOp::create(b, curLoc, zs);
+    }
+  b.setInsertionPointAfter(er);
+  RV out;
+  for (size_t i = 0; i < rts.size(); ++i)
+    out.push(er.getResult(i), rts[i]);
+  return out;
+}
+
+RV Generator::structuredIf(Value cond, ArrayRef<ST> rts,
+                           const std::function<RV()> &thenGen,
+                           const std::function<RV()> &elseGen) {
+  SmallVector<mlir::Type> types;
+  for (ST t : rts)
+    types.push_back(mty(t));
+  bool withElse = elseGen || !rts.empty();
+  auto op = scf::IfOp::create(b, curLoc, types, cond, /*addThenBlock=*/true,
+                              /*addElseBlock=*/withElse);
+  auto fill = [&](Region &region, const std::function<RV()> &gen) {
+    Block *blk = &region.front();
+    dropTerminator(blk);
+    b.setInsertionPointToEnd(blk);
+    RV r;
+    if (gen)
+      r = convTo(gen(), rts);
+    SmallVector<Value> vals(r.v.begin(), r.v.end());
+    for (size_t i = vals.size(); i < rts.size(); ++i)
+      vals.push_back(zero(rts[i]));
+    scf::YieldOp::create(b, curLoc, vals);
+  };
+  fill(op.getThenRegion(), thenGen);
+  if (withElse)
+    fill(op.getElseRegion(), elseGen);
+  b.setInsertionPointAfter(op);
+  RV out;
+  for (size_t i = 0; i < rts.size(); ++i)
+    out.push(op.getResult(i), rts[i]);
+  return out;
+}
+
+//===----------------------------------------------------------------------===//
 // Statements
 //===----------------------------------------------------------------------===//
 
@@ -102,6 +197,27 @@ void Generator::genVar(const tast::VarStmt &s) {
 void Generator::genIf(const tast::IfStmt &s) {
   RV c = gen(s.cond.get());
   Value cond = c.size() ? toI1(c.v[0], c.ts[0]) : cBool(false);
+  if (!escapes(&s)) {
+    structuredIf(
+        cond, {},
+        [&] {
+          genBlock(*s.thenBody);
+          return RV();
+        },
+        s.elseBody ? std::function<RV()>([&] {
+          genStmt(*s.elseBody);
+          return RV();
+        })
+                   : std::function<RV()>());
+    return;
+  }
+  cfgRegion({}, [&] {
+    genIfBranches(s, cond);
+    return RV();
+  });
+}
+
+void Generator::genIfBranches(const tast::IfStmt &s, Value cond) {
   Block *thenB = new Block(), *merge = new Block();
   Block *elseB = s.elseBody ? new Block() : merge;
   cf::CondBranchOp::create(b, curLoc, cond, thenB, ValueRange{}, elseB,
@@ -123,6 +239,29 @@ void Generator::genIf(const tast::IfStmt &s) {
 }
 
 void Generator::genWhile(const tast::WhileStmt &s) {
+  if (!escapes(s.body.get())) {
+    // scf.while: the condition in the `before` region, the body in `after`.
+    auto op = scf::WhileOp::create(b, curLoc, mlir::TypeRange{}, ValueRange{});
+    Block *before = new Block(), *after = new Block();
+    op.getBefore().push_back(before);
+    op.getAfter().push_back(after);
+    b.setInsertionPointToEnd(before);
+    RV c = gen(s.cond.get());
+    Value cond = c.size() ? toI1(c.v[0], c.ts[0]) : cBool(false);
+    scf::ConditionOp::create(b, curLoc, cond, ValueRange{});
+    b.setInsertionPointToEnd(after);
+    genBlock(*s.body);
+    scf::YieldOp::create(b, curLoc);
+    b.setInsertionPointAfter(op);
+    return;
+  }
+  cfgRegion({}, [&] {
+    genWhileBranches(s);
+    return RV();
+  });
+}
+
+void Generator::genWhileBranches(const tast::WhileStmt &s) {
   Block *header = new Block(), *body = new Block(), *exit = new Block();
   br(header);
   append(header);
@@ -460,6 +599,39 @@ void Generator::genSerialFor(const tast::ForStmt &s) {
   }
   if (!loopBounds(s, lo, hi, ivType, step))
     return;
+  // scf.for nest: a positive constant step, a signed loop variable, and no
+  // break/continue/return leaving the body.
+  if (step > 0 && ivType.sgn && !escapes(s.body.get())) {
+    SmallVector<Value> ivs;
+    Value stepV = cInt(step, ivType);
+    std::function<void(size_t)> rec = [&](size_t d) {
+      auto op = scf::ForOp::create(b, curLoc, lo[d], hi[d], stepV);
+      Block *body = op.getBody();
+      dropTerminator(body);
+      b.setInsertionPointToEnd(body);
+      ivs.push_back(op.getInductionVar());
+      if (d + 1 < lo.size()) {
+        rec(d + 1);
+      } else {
+        bindLoopVars(s, ivs, ivType);
+        genBlock(*s.body);
+      }
+      scf::YieldOp::create(b, curLoc);
+      ivs.pop_back();
+      b.setInsertionPointAfter(op);
+    };
+    rec(0);
+    return;
+  }
+  cfgRegion({}, [&] {
+    genSerialForBranches(s, lo, hi, ivType, step);
+    return RV();
+  });
+}
+
+void Generator::genSerialForBranches(const tast::ForStmt &s, ArrayRef<Value> lo,
+                                     ArrayRef<Value> hi, ST ivType,
+                                     int64_t step) {
   // Struct-for loop variables index the field's axes in order.
   Block *outer = nullptr;
   serialNest(
