@@ -2,6 +2,7 @@
 #include "tic/CodeGen/Driver.h"
 #include "tic/CodeGen/CodeGen.h"
 #include "tic/Conversion/Pipeline.h"
+#include "tic/Dialect/TC/Passes.h"
 #include "tic/Frontend/Diagnostics.h"
 #include "tic/Frontend/Sema.h"
 #include "tic/Target/CPU.h"
@@ -128,6 +129,18 @@ bool tic::codegen::runBackend(const sema::CheckedModule &checked,
   OwningOpRef<ModuleOp> module = generateMLIR(checked, ctx, diags, cg);
   if (!module || diags.hasErrors())
     return false;
+  // The cf blocks of statements that a break, continue or return leaves are
+  // lifted to scf: kernels are structured from here on (docs/codegen.md).
+  {
+    PassManager lift(&ctx);
+    lift.addPass(createLiftControlFlow());
+    if (failed(lift.run(*module))) {
+      if (!diags.hasErrors())
+        diags.error(SourceRange(), "internal error: lifting control flow to "
+                                   "scf failed");
+      return false;
+    }
+  }
   if (emit == "mlir") {
     out.main = printModule(*module, false);
     return true;

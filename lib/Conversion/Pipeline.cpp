@@ -21,6 +21,9 @@ void tic::buildCPULoweringPipeline(mlir::OpPassManager &pm,
   // On tc ops, before anything is lowered: struct-for induction variables
   // are still the cells' indices, and the field accesses still name fields.
   // Kernel-scope reductions are left to convert-tc-to-llvm's privatization.
+  // Kernels are structured first (a no-op on what tic's driver emits, which
+  // it has lifted already).
+  pm.addPass(createLiftControlFlow());
   if (options.demoteAtomics)
     pm.addPass(createDemoteAtomics());
   pm.addPass(createLowerStructFor());

@@ -4,6 +4,23 @@
 
 include "mlir/Pass/PassBase.td"
 
+def LiftControlFlow : Pass<"tic-lift-control-flow", "::mlir::ModuleOp"> {
+  let summary = "Lift the cf blocks left in kernels to scf";
+  let description = [{
+    Code generation emits scf wherever no `break`, `continue` or `return`
+    leaves a statement; those statements are cf blocks in a kernel, a
+    parallel loop or an scf.execute_region. This pass lifts every such region
+    to structured control flow with MLIR's transformCFGToSCF (the
+    transformation of `lift-cf-to-scf`: scf.if / scf.index_switch for
+    branches, a do-while scf.while for loops, a selector value for several
+    exits), so that the passes after it see scf only. Inlinable
+    scf.execute_region ops are then inlined.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::ub::UBDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def LowerStructFor : Pass<"tic-lower-struct-for", "::mlir::ModuleOp"> {
   let summary = "Lower tc.struct_for over dense SNodes to tc.parallel_for";
   let description = [{
