@@ -21,6 +21,8 @@
 #include "mlir/Transforms/Passes.h"
 
 #include "tic/Conversion/Passes.h"
+#include "tic/Dialect/Bits/BitsDialect.h"
+#include "tic/Dialect/Bits/Passes.h"
 #include "tic/Conversion/Pipeline.h"
 #include "tic/Dialect/SNode/Passes.h"
 #include "tic/Dialect/SNode/SNodeDialect.h"
@@ -31,6 +33,7 @@
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   registry.insert<tic::tc::TCDialect, tic::snode::SNodeDialect,
+                  tic::bits::BitsDialect,
                   mlir::func::FuncDialect, mlir::arith::ArithDialect,
                   mlir::math::MathDialect, mlir::memref::MemRefDialect,
                   mlir::cf::ControlFlowDialect, mlir::scf::SCFDialect,
@@ -51,6 +54,7 @@ int main(int argc, char **argv) {
   mlir::registerPass([] { return mlir::createReconcileUnrealizedCastsPass(); });
 
   tic::registerTCPasses();
+  tic::registerBitsPasses();
   tic::registerSNodePasses();
   tic::registerTicConversionPasses();
   tic::registerCPULoweringPipeline();

@@ -1,0 +1,226 @@
+//===- LowerBits.cpp - tic-lower-bits -------------------------------------===//
+//
+// bits ops -> arith, as docs/quant.md specifies them (the formulas follow
+// Taichi 1.7.4's codegen_llvm_quant.cpp so that stored bits agree).
+//
+//===----------------------------------------------------------------------===//
+#include "tic/Dialect/Bits/BitsDialect.h"
+#include "tic/Dialect/Bits/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace tic {
+#define GEN_PASS_DEF_LOWERBITS
+#include "tic/Dialect/Bits/Passes.h.inc"
+} // namespace tic
+
+using namespace mlir;
+using namespace tic;
+using namespace tic::bits;
+
+namespace {
+
+/// Integer constant of type `t`.
+Value icst(PatternRewriter &r, Location loc, Type t, uint64_t v) {
+  return arith::ConstantOp::create(
+      r, loc,
+      r.getIntegerAttr(t, APInt(t.getIntOrFloatBitWidth(), v,
+                                /*isSigned=*/false,
+                                /*implicitTrunc=*/true)));
+}
+
+/// `v` resized to `to` (zero- or sign-extended, or truncated).
+Value resize(PatternRewriter &r, Location loc, Value v, Type to, bool sext) {
+  unsigned from = v.getType().getIntOrFloatBitWidth(),
+           bits = to.getIntOrFloatBitWidth();
+  if (from == bits)
+    return v;
+  if (from > bits)
+    return arith::TruncIOp::create(r, loc, to, v);
+  return sext ? Value(arith::ExtSIOp::create(r, loc, to, v))
+              : Value(arith::ExtUIOp::create(r, loc, to, v));
+}
+
+/// The field [offset, offset + width) of `word`, sign- or zero-extended to
+/// `to`: shift it to the top, then back down (arithmetically when signed).
+Value extractField(PatternRewriter &r, Location loc, Value word, int64_t offset,
+                   int64_t width, bool isSigned, Type to) {
+  Type wt = word.getType();
+  int64_t w = wt.getIntOrFloatBitWidth();
+  Value v = word;
+  if (w - offset - width > 0)
+    v = arith::ShLIOp::create(r, loc, v, icst(r, loc, wt, w - offset - width));
+  if (w - width > 0)
+    v = isSigned ? Value(arith::ShRSIOp::create(r, loc, v,
+                                                icst(r, loc, wt, w - width)))
+                 : Value(arith::ShRUIOp::create(r, loc, v,
+                                                icst(r, loc, wt, w - width)));
+  return resize(r, loc, v, to, isSigned);
+}
+
+struct ExtractLowering : OpRewritePattern<ExtractOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ExtractOp op,
+                                PatternRewriter &r) const override {
+    r.replaceOp(op,
+                extractField(r, op.getLoc(), op.getWord(), op.getOffset(),
+                             op.getWidth(), op.getIsSigned(), op.getType()));
+    return success();
+  }
+};
+
+struct InsertLowering : OpRewritePattern<InsertOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(InsertOp op,
+                                PatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    Type wt = op.getWord().getType();
+    unsigned w = wt.getIntOrFloatBitWidth();
+    uint64_t ones =
+        op.getWidth() >= 64 ? ~uint64_t(0) : (uint64_t(1) << op.getWidth()) - 1;
+    APInt mask = APInt(w, ones, false, true).shl(unsigned(op.getOffset()));
+    Value v = resize(r, loc, op.getValue(), wt, /*sext=*/false);
+    if (op.getOffset() > 0)
+      v = arith::ShLIOp::create(r, loc, v, icst(r, loc, wt, op.getOffset()));
+    Value m = icst(r, loc, wt, mask.getZExtValue());
+    Value keep = icst(r, loc, wt, (~mask).getZExtValue());
+    Value old = arith::AndIOp::create(r, loc, op.getWord(), keep);
+    Value field = arith::AndIOp::create(r, loc, v, m);
+    r.replaceOpWithNewOp<arith::OrIOp>(op, old, field);
+    return success();
+  }
+};
+
+struct EncodeFixedLowering : OpRewritePattern<EncodeFixedOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(EncodeFixedOp op,
+                                PatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    auto ft = cast<FloatType>(op.getInput().getType());
+    // x * (1 / scale), the reciprocal rounded to the input type once.
+    Value inv = arith::ConstantOp::create(
+        r, loc, r.getFloatAttr(ft, 1.0 / op.getScale().convertToDouble()));
+    Value scaled = arith::MulFOp::create(r, loc, op.getInput(), inv);
+    // Round to nearest, ties away from zero: + copysign(0.5, x), then the
+    // conversion truncates toward zero.
+    Value half = arith::ConstantOp::create(r, loc, r.getFloatAttr(ft, 0.5));
+    Value delta = math::CopySignOp::create(r, loc, half, scaled);
+    Value rounded = arith::AddFOp::create(r, loc, scaled, delta);
+    Value i = arith::FPToSIOp::create(r, loc, r.getI64Type(), rounded);
+    // Wrap to `width` bits, read back as bits.extract would.
+    Value field = extractField(r, loc, i, 0, op.getWidth(), op.getIsSigned(),
+                               op.getType());
+    r.replaceOp(op, field);
+    return success();
+  }
+};
+
+struct DecodeFixedLowering : OpRewritePattern<DecodeFixedOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(DecodeFixedOp op,
+                                PatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    Type ft = op.getType();
+    Value f = op.getIsSigned()
+                  ? Value(arith::SIToFPOp::create(r, loc, ft, op.getDigits()))
+                  : Value(arith::UIToFPOp::create(r, loc, ft, op.getDigits()));
+    Value s = arith::ConstantOp::create(
+        r, loc, r.getFloatAttr(ft, op.getScale().convertToDouble()));
+    r.replaceOpWithNewOp<arith::MulFOp>(op, f, s);
+    return success();
+  }
+};
+
+/// f32's exponent minus the stored one, for a nonzero f32 exponent:
+/// 128 - 2^(E-1), so that the stored bias is 2^(E-1) - 1.
+int64_t exponentOffset(int64_t exp) { return 128 - (int64_t(1) << (exp - 1)); }
+
+struct EncodeFloatLowering : OpRewritePattern<EncodeFloatOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(EncodeFloatOp op,
+                                PatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    Type i32 = r.getI32Type();
+    int64_t d = op.getFrac() - (op.getIsSigned() ? 1 : 0); // digit bits
+    auto c = [&](int64_t v) { return icst(r, loc, i32, uint64_t(v)); };
+    Value bits = arith::BitcastOp::create(r, loc, i32, op.getInput());
+    // Round to nearest through the bit pattern: a carry out of the kept
+    // digits moves into the exponent.
+    if (d < 23)
+      bits = arith::AddIOp::create(r, loc, bits, c(int64_t(1) << (22 - d)));
+    Value e32 = arith::AndIOp::create(
+        r, loc, arith::ShRSIOp::create(r, loc, bits, c(23)), c(0xff));
+    Value digits = arith::AndIOp::create(
+        r, loc, arith::ShRSIOp::create(r, loc, bits, c(23 - d)),
+        c((int64_t(1) << d) - 1));
+    if (op.getIsSigned()) {
+      Value sign = arith::AndIOp::create(r, loc, bits, c(0x80000000ll));
+      digits = arith::OrIOp::create(
+          r, loc, digits, arith::ShRUIOp::create(r, loc, sign, c(31 - d)));
+    }
+    // Re-bias a nonzero exponent; below the smallest normal: 0.
+    Value nonzero =
+        arith::CmpIOp::create(r, loc, arith::CmpIPredicate::ne, e32, c(0));
+    Value offset = arith::SelectOp::create(
+        r, loc, nonzero, c(exponentOffset(op.getExp())), c(0));
+    Value stored = arith::MaxSIOp::create(
+        r, loc, arith::SubIOp::create(r, loc, e32, offset), c(0));
+    // A stored exponent of 0 means zero: its digits are 0 (flush to zero).
+    Value keep =
+        arith::CmpIOp::create(r, loc, arith::CmpIPredicate::ne, stored, c(0));
+    digits = arith::SelectOp::create(r, loc, keep, digits, c(0));
+    r.replaceOp(op, {stored, digits});
+    return success();
+  }
+};
+
+struct DecodeFloatLowering : OpRewritePattern<DecodeFloatOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(DecodeFloatOp op,
+                                PatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    Type i32 = r.getI32Type();
+    int64_t d = op.getFrac() - (op.getIsSigned() ? 1 : 0);
+    auto c = [&](int64_t v) { return icst(r, loc, i32, uint64_t(v)); };
+    Value e = op.getExponent();
+    Value offset = c(exponentOffset(op.getExp()));
+    if (op.getExp() < 8) {
+      Value nonzero =
+          arith::CmpIOp::create(r, loc, arith::CmpIPredicate::ne, e, c(0));
+      offset = arith::SelectOp::create(r, loc, nonzero, offset, c(0));
+    }
+    Value digits = arith::AndIOp::create(r, loc, op.getDigits(),
+                                         c((int64_t(1) << op.getFrac()) - 1));
+    digits = arith::ShLIOp::create(r, loc, digits, c(23 - d));
+    Value fraction = arith::AndIOp::create(r, loc, digits, c((1 << 23) - 1));
+    Value exponent = arith::ShLIOp::create(
+        r, loc, arith::AddIOp::create(r, loc, e, offset), c(23));
+    Value bits = arith::OrIOp::create(r, loc, exponent, fraction);
+    if (op.getIsSigned()) {
+      Value sign = arith::ShLIOp::create(
+          r, loc, arith::AndIOp::create(r, loc, digits, c(1 << 23)), c(8));
+      bits = arith::OrIOp::create(r, loc, bits, sign);
+    }
+    r.replaceOpWithNewOp<arith::BitcastOp>(op, r.getF32Type(), bits);
+    return success();
+  }
+};
+
+struct LowerBitsPass : tic::impl::LowerBitsBase<LowerBitsPass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<ExtractLowering, InsertLowering, EncodeFixedLowering,
+                 DecodeFixedLowering, EncodeFloatLowering, DecodeFloatLowering>(
+        &getContext());
+    GreedyRewriteConfig config;
+    config.enableFolding(false);
+    if (failed(
+            applyPatternsGreedily(getOperation(), std::move(patterns), config)))
+      return signalPassFailure();
+  }
+};
+
+} // namespace
