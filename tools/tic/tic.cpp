@@ -2,11 +2,13 @@
 //
 //   tic FILE.tc -o OUT.o [--emit=KIND] [-D name=value]... [-O0..3] [-g]
 //
-// Option spellings follow clang and ispc where they have one. Every output is
-// written to a temporary file beside its destination and renamed into place
-// only when compilation succeeded, so a failed run leaves no output behind.
+// Option spellings follow clang and ispc where they have one. Outputs are
+// written all or none, never replacing what is not a regular file, and the
+// input is read with a size limit (Outputs.h).
 //
 //===----------------------------------------------------------------------===//
+
+#include "Outputs.h"
 
 #include "tic/Frontend/AST.h"
 #include "tic/Frontend/Diagnostics.h"
@@ -21,11 +23,11 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
 #include <iterator>
 #include <sstream>
 #include <string>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
 
@@ -66,37 +68,6 @@ struct Options {
 
 const char *const kEmitKinds[] = {"ast",  "sema", "mlir", "mlir-lowered", "llvm",
                                   "asm",  "obj",  "ptx",          "header"};
-
-/// Writes `data` to `path` atomically: temporary file + rename. "-" is stdout.
-bool writeOutput(const std::string &path, const std::string &data,
-                 std::string &error) {
-  if (path == "-") {
-    std::cout.write(data.data(), data.size());
-    std::cout.flush();
-    return bool(std::cout);
-  }
-  std::string tmp = path + ".tmp-" + std::to_string(getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) {
-      error = "cannot open '" + path + "' for writing";
-      return false;
-    }
-    out.write(data.data(), data.size());
-    out.close();
-    if (!out) {
-      std::remove(tmp.c_str());
-      error = "error writing '" + path + "'";
-      return false;
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    error = "cannot write '" + path + "'";
-    return false;
-  }
-  return true;
-}
 
 /// `path` escaped for a Make rule.
 std::string makeEscape(const std::string &path) {
@@ -140,28 +111,6 @@ int driverError(const std::string &message) {
   return 1;
 }
 
-bool readInput(const std::string &path, std::string &text, std::string &error) {
-  if (path == "-") {
-    std::ostringstream ss;
-    ss << std::cin.rdbuf();
-    text = ss.str();
-    return true;
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    error = "no such file or directory: '" + path + "'";
-    return false;
-  }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) {
-    error = "cannot read '" + path + "'";
-    return false;
-  }
-  text = ss.str();
-  return true;
-}
-
 /// The input file's stem: the default module name and output name.
 std::string inputStem(const Options &opts) {
   std::string stem = opts.input == "-" ? "out" : opts.input;
@@ -183,17 +132,37 @@ std::string defaultOutput(const Options &opts) {
   return "-"; // textual stages go to stdout by default
 }
 
+/// Where --emit=obj writes the header without --header: beside a regular
+/// object file (`-o build/sim.o` -> build/sim.h); STEM.h in the current
+/// directory when the object goes to stdout, a device or a FIFO (never
+/// `/dev/null.h`).
+std::string defaultHeader(const Options &opts, const std::string &output) {
+  struct stat st;
+  bool special = output == "-" || (::stat(output.c_str(), &st) == 0 &&
+                                   !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode));
+  if (special)
+    return inputStem(opts) + ".h";
+  std::string base = output;
+  size_t slash = base.find_last_of('/');
+  size_t dot = base.rfind('.');
+  if (dot != std::string::npos && (slash == std::string::npos || dot > slash))
+    base = base.substr(0, dot);
+  return base + ".h";
+}
+
 /// Code generation, lowering and emission (lib/CodeGen/Driver.cpp): writes
 /// the requested output and, for objects, MODULE.h / MODULE.json beside it
 /// (or at --header PATH).
 int runCodeGen(const Options &opts, const sema::CheckedModule &checked,
-               DiagnosticEngine &diags, const std::string &output) {
+               DiagnosticEngine &diags, const std::string &output,
+               driver::OutputSet &outputs) {
   if (opts.emit == "ptx")
     return driverError("--emit=ptx is not supported yet (no CUDA backend)");
 #ifndef TIC_HAVE_CODEGEN
   (void)checked;
   (void)diags;
   (void)output;
+  (void)outputs;
   return driverError("--emit=" + opts.emit +
                      " is not available: this tic was built without code "
                      "generation (TIC_ONLY_FRONTEND)");
@@ -213,33 +182,24 @@ int runCodeGen(const Options &opts, const sema::CheckedModule &checked,
   codegen::BackendOutputs out;
   if (!codegen::runBackend(checked, diags, bo, out) || diags.hasErrors())
     return 1;
-  std::string error;
   if (opts.emit == "obj" && !out.header.empty()) {
     std::string header = opts.header;
-    if (header.empty()) {
-      std::string base = output == "-" ? inputStem(opts) + ".o" : output;
-      size_t slash = base.find_last_of('/');
-      size_t dot = base.rfind('.');
-      if (dot != std::string::npos && (slash == std::string::npos || dot > slash))
-        base = base.substr(0, dot);
-      header = base + ".h";
-    }
+    if (header.empty())
+      header = defaultHeader(opts, output);
     std::string json = header;
     if (json.size() > 2 && json.compare(json.size() - 2, 2, ".h") == 0)
       json = json.substr(0, json.size() - 2);
     json += ".json";
-    if (!writeOutput(header, out.header, error) ||
-        !writeOutput(json, out.json, error))
-      return driverError(error);
+    outputs.add(header, std::move(out.header), "header");
+    outputs.add(json, std::move(out.json), "JSON metadata");
   }
-  if (!writeOutput(output, out.main, error))
-    return driverError(error);
+  outputs.add(output, std::move(out.main), "output");
   return 0;
 #endif
 }
 
 int runStages(const Options &opts, const SourceFile &file,
-              DiagnosticEngine &diags);
+              DiagnosticEngine &diags, driver::OutputSet &outputs);
 
 std::string outputPath(const Options &opts) {
   return opts.output.empty() ? defaultOutput(opts) : opts.output;
@@ -247,7 +207,7 @@ std::string outputPath(const Options &opts) {
 
 int compile(const Options &opts) {
   std::string text, error;
-  if (!readInput(opts.input, text, error))
+  if (!driver::readSource(opts.input, text, error))
     return driverError(error);
   SourceFile file(opts.input == "-" ? "<stdin>" : opts.input, std::move(text));
   DiagnosticEngine diags(file, std::cerr);
@@ -258,22 +218,25 @@ int compile(const Options &opts) {
   diags.setErrorLimit(opts.errorLimit);
   diags.setWarningsAsErrors(opts.werror);
   diags.setSuppressWarnings(opts.noWarnings);
-  int rc = runStages(opts, file, diags);
+  driver::OutputSet outputs(opts.input);
+  int rc = runStages(opts, file, diags, outputs);
   diags.finish();
-  if (rc == 0 && opts.depFile) {
-    // Written after the outputs, atomically like them.
+  if (rc != 0)
+    return rc;
+  if (opts.depFile) {
     std::string output = outputPath(opts);
-    if (!writeOutput(depFileName(opts, output), depFileContents(opts, output),
-                     error))
-      return driverError(error);
+    outputs.add(depFileName(opts, output), depFileContents(opts, output),
+                "dependency file");
   }
-  return rc;
+  // Every output or none (Outputs.h).
+  if (!outputs.commit(error))
+    return driverError(error);
+  return 0;
 }
 
 /// Parse, check and emit `file`; diagnostics go to `diags`.
 int runStages(const Options &opts, const SourceFile &file,
-              DiagnosticEngine &diags) {
-  std::string error;
+              DiagnosticEngine &diags, driver::OutputSet &outputs) {
   std::unique_ptr<ast::Program> program = parseProgram(file, diags);
   if (!program || diags.hasErrors())
     return 1;
@@ -299,18 +262,16 @@ int runStages(const Options &opts, const SourceFile &file,
   if (opts.emit == "ast") {
     std::ostringstream os;
     ast::dump(*program, os);
-    if (!writeOutput(output, os.str(), error))
-      return driverError(error);
+    outputs.add(output, os.str());
     return 0;
   }
   if (opts.emit == "sema") {
     std::ostringstream os;
     checked->dump(os);
-    if (!writeOutput(output, os.str(), error))
-      return driverError(error);
+    outputs.add(output, os.str());
     return 0;
   }
-  return runCodeGen(opts, *checked, diags, output);
+  return runCodeGen(opts, *checked, diags, output, outputs);
 }
 
 } // namespace
