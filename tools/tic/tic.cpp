@@ -138,8 +138,9 @@ std::string defaultOutput(const Options &opts) {
 /// `/dev/null.h`).
 std::string defaultHeader(const Options &opts, const std::string &output) {
   struct stat st;
-  bool special = output == "-" || (::stat(output.c_str(), &st) == 0 &&
-                                   !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode));
+  bool special =
+      output == "-" || (::stat(output.c_str(), &st) == 0 &&
+                        !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode));
   if (special)
     return inputStem(opts) + ".h";
   std::string base = output;
