@@ -530,6 +530,13 @@ SNode *Sema::layoutExpr(Expr &e) {
   return sn;
 }
 
+/// "field 'f'" for the SNode of `field f: T[...]`, else "this dense SNode".
+static std::string describeSNode(const SNode *sn) {
+  if (sn->implicit && !sn->places.empty())
+    return "field '" + sn->places[0]->name + "'";
+  return "this " + std::string(SNode::kindName(sn->kind)) + " SNode";
+}
+
 void Sema::computeDerived(SNode *sn) {
   if (sn->parent) {
     sn->indexAxes = sn->parent->indexAxes;
@@ -538,11 +545,27 @@ void Sema::computeDerived(SNode *sn) {
   }
   for (size_t k = 0; k < sn->axes.size(); ++k) {
     auto it = std::find(sn->indexAxes.begin(), sn->indexAxes.end(), sn->axes[k]);
+    int64_t extent = sn->shape[k];
+    if (it != sn->indexAxes.end() &&
+        __builtin_mul_overflow(sn->extents[it - sn->indexAxes.begin()],
+                               sn->shape[k], &extent))
+      extent = INT64_MAX;
+    // Indices are i32 (a hash SNode's shape only sizes its table).
+    if (extent > kMaxAxisExtent && !sn->underHash) {
+      error(sn->range,
+            "the extent of axis '" + axisName(sn->axes[k]) + "' of " +
+                describeSNode(sn) + " is " +
+                (extent == INT64_MAX ? std::string("over 2^63")
+                                     : std::to_string(extent)) +
+                ", more than " + std::to_string(kMaxAxisExtent) +
+                ": field indices are i32 (split the axis, or add an axis)");
+      extent = kMaxAxisExtent;
+    }
     if (it != sn->indexAxes.end())
-      sn->extents[it - sn->indexAxes.begin()] *= sn->shape[k];
+      sn->extents[it - sn->indexAxes.begin()] = extent;
     else {
       sn->indexAxes.push_back(sn->axes[k]);
-      sn->extents.push_back(sn->shape[k]);
+      sn->extents.push_back(extent);
     }
   }
   // Ascending axis order.
@@ -560,6 +583,85 @@ void Sema::computeDerived(SNode *sn) {
   mod->snodes.push_back(sn);
   for (auto &c : sn->children)
     computeDerived(c.get());
+}
+
+/// Storage bytes of one element of `t` (an estimate that ignores padding:
+/// the layout limit is far from where 64-bit arithmetic could overflow).
+static int64_t elementBytes(const Type *t) {
+  if (auto *s = dynamic_cast<const ScalarType *>(t))
+    return std::max<int64_t>(1, s->bits / 8);
+  if (auto *q = dynamic_cast<const QuantType *>(t))
+    return std::max<int64_t>(1, (q->bits + 7) / 8);
+  if (auto *v = dynamic_cast<const VectorType *>(t))
+    return v->size * elementBytes(v->elem);
+  if (auto *m = dynamic_cast<const MatrixType *>(t))
+    return int64_t(m->rows) * m->cols * elementBytes(m->elem);
+  if (auto *st = dynamic_cast<const StructType *>(t)) {
+    int64_t n = 0;
+    for (const StructType::Member &m : st->members)
+      n += elementBytes(m.type);
+    return std::max<int64_t>(1, n);
+  }
+  return 8;
+}
+
+int64_t Sema::layoutBytes(SNode *sn) {
+  constexpr int64_t kTooBig = kMaxLayoutBytes + 1;
+  auto add = [&](int64_t a, int64_t b) {
+    int64_t r;
+    return __builtin_add_overflow(a, b, &r) || r > kTooBig ? kTooBig : r;
+  };
+  auto mul = [&](int64_t a, int64_t b) {
+    int64_t r;
+    return __builtin_mul_overflow(a, b, &r) || r > kTooBig ? kTooBig : r;
+  };
+  // One cell: the places and the children's containers. Bit-packed nodes
+  // hold one word.
+  int64_t cell = 0;
+  if (sn->kind == SNode::Kind::BitStruct || sn->kind == SNode::Kind::BitArray)
+    cell = sn->bits / 8;
+  else
+    for (FieldInfo *f : sn->places)
+      cell = add(cell, elementBytes(f->elemType));
+  for (auto &c : sn->children) {
+    int64_t b = layoutBytes(c.get());
+    if (b > kTooBig)
+      return b; // reported
+    cell = add(cell, b);
+    if (cell == kTooBig) {
+      error(c->range, "with " + describeSNode(c.get()) +
+                          " the layout needs more than 2^47 bytes (128 TiB), "
+                          "the largest layout tic compiles");
+      return kTooBig + 1;
+    }
+  }
+  int64_t cells = 1;
+  for (int64_t s : sn->shape)
+    cells = mul(cells, s);
+  int64_t bytes;
+  switch (sn->kind) {
+  case SNode::Kind::Pointer:
+  case SNode::Kind::Hash:
+    bytes = mul(cells, 8); // pointers; cells are allocated on activation
+    break;
+  case SNode::Kind::BitArray:
+    bytes = cell;
+    break;
+  default:
+    bytes = add(mul(cells, cell),
+                sn->kind == SNode::Kind::Bitmasked ? (cells + 7) / 8 : 0);
+    break;
+  }
+  // A sparse node's cells must all fit too.
+  if (sn->isSparse() && mul(cells, cell) == kTooBig)
+    bytes = kTooBig;
+  if (bytes == kTooBig) {
+    error(sn->range, "the storage of " + describeSNode(sn) +
+                         " needs more than 2^47 bytes "
+                         "(128 TiB), the largest layout tic compiles");
+    return kTooBig + 1; // reported once
+  }
+  return bytes;
 }
 
 void Sema::validateSNode(SNode *sn) {
@@ -648,6 +750,7 @@ void Sema::finishLayout() {
   }
   computeDerived(mod->root.get());
   validateSNode(mod->root.get());
+  layoutBytes(mod->root.get());
   for (auto &f : mod->fields) {
     if (!f->place)
       continue;

@@ -202,6 +202,9 @@ public:
   void finishLayout();
   void computeDerived(SNode *sn);
   void validateSNode(SNode *sn);
+  /// Bytes of `sn`'s storage (saturating at kMaxLayoutBytes + 1); reports a
+  /// layout larger than kMaxLayoutBytes at the first node that exceeds it.
+  int64_t layoutBytes(SNode *sn);
 };
 
 std::string typeName(const Type *t);

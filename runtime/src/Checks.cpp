@@ -1,6 +1,7 @@
 //===- Checks.cpp - Argument checks and kernel failure reports ------------===//
 
 #include "Internal.h"
+#include <cstdint>
 
 #include <cstdio>
 
@@ -64,6 +65,12 @@ tc_status tic_rt_check_ndarray(tic_rt_context *ctx, const tc_ndarray *a,
                          "ndarray parameter '%s': negative extent %lld on "
                          "axis %d",
                          p, (long long)a->shape[d], int(d));
+    else if (a->shape[d] > INT32_MAX)
+      // Indices and `a.shape[d]` are i32 in kernels (64-bit offsets).
+      return tic_rt_fail(ctx, TC_ERR_INVALID_ARGUMENT,
+                         "ndarray parameter '%s': extent %lld on axis %d is "
+                         "more than %d: ndarray indices are i32",
+                         p, (long long)a->shape[d], int(d), int(INT32_MAX));
   return TC_OK;
 }
 

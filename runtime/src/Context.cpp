@@ -216,6 +216,21 @@ tc_status tic_rt_context_create(const tc_options *opts,
   ctx->rootSize = desc->root_size;
 
   s = allocateRoot(ctx, desc->root_size, align);
+  if (s != TC_OK && desc->abi_version >= 2 && desc->field_bytes &&
+      desc->field_names && desc->num_fields > 0) {
+    // Name the field that needs the most memory: the one to shrink.
+    int32_t largest = 0;
+    for (int32_t i = 1; i < desc->num_fields; ++i)
+      if (desc->field_bytes[i] > desc->field_bytes[largest])
+        largest = i;
+    s = tic_rt_fail(nullptr, TC_ERR_OUT_OF_MEMORY,
+                    "module '%s': cannot allocate the %llu bytes of its "
+                    "fields; the largest is '%s' with %llu bytes",
+                    name, (unsigned long long)desc->root_size,
+                    desc->field_names[largest] ? desc->field_names[largest]
+                                               : "?",
+                    (unsigned long long)desc->field_bytes[largest]);
+  }
   if (s != TC_OK) {
     destroyContext(ctx);
     return s;

@@ -208,6 +208,13 @@ struct ConstantInfo {
   SourceRange range;
 };
 
+/// Field indices are i32: an axis' extent (the product of the shapes along
+/// it) is at most 2^31 - 1. Sizes, strides and offsets are 64-bit.
+constexpr int64_t kMaxAxisExtent = 2147483647;
+/// The largest layout (all fields of a module, in bytes): 2^47, x86-64's
+/// user address space. Larger layouts are a compile error at the shape.
+constexpr int64_t kMaxLayoutBytes = int64_t(1) << 47;
+
 /// Index axes: 0 = i, 1 = j, 2 = k, 3 = l.
 using Axis = unsigned;
 constexpr unsigned kMaxAxes = 4;

@@ -208,8 +208,18 @@ void Generator::genContext() {
                                         ArrayRef<int64_t>{int64_t(i)});
     LLVM::ReturnOp::create(ib, loc, arr);
   }
+  // static const uint64_t field_bytes[] = {...};
+  std::string bytesSym;
+  if (auto a = module->getAttrOfType<DenseI64ArrayAttr>("tic.field_bytes");
+      a && !m.fields.empty() && a.size() == int64_t(m.fields.size())) {
+    bytesSym = "__tic_field_bytes";
+    auto arrTy = LLVM::LLVMArrayType::get(i64, m.fields.size());
+    LLVM::GlobalOp::create(mb, loc, arrTy, true, LLVM::Linkage::Internal,
+                           bytesSym, mb.getI64TensorAttr(a.asArrayRef()), 8);
+  }
   // static const tic_rt_module_desc desc = {...};
-  auto descTy = LLVM::LLVMStructType::getLiteral(ctx, {i32, ptrTy, i64, i64, i32, ptrTy});
+  auto descTy = LLVM::LLVMStructType::getLiteral(
+      ctx, {i32, ptrTy, i64, i64, i32, ptrTy, ptrTy});
   auto desc = LLVM::GlobalOp::create(mb, loc, descTy, true, LLVM::Linkage::Internal,
                                      "__tic_module_desc", Attribute(), 8);
   {
@@ -220,7 +230,7 @@ void Generator::genContext() {
     auto put = [&](Value v, int64_t i) {
       d = LLVM::InsertValueOp::create(ib, loc, d, v, ArrayRef<int64_t>{i});
     };
-    put(cst(ib, i32, 1), 0); // TIC_RT_ABI_VERSION
+    put(cst(ib, i32, 2), 0); // TIC_RT_ABI_VERSION
     put(str(ib, M), 1);
     put(cst(ib, i64, rootSize), 2);
     put(cst(ib, i64, rootAlign), 3);
@@ -228,6 +238,10 @@ void Generator::genContext() {
     put(namesSym.empty() ? null(ib)
                          : Value(LLVM::AddressOfOp::create(ib, loc, ptrTy, namesSym)),
         5);
+    put(bytesSym.empty()
+            ? null(ib)
+            : Value(LLVM::AddressOfOp::create(ib, loc, ptrTy, bytesSym)),
+        6);
     LLVM::ReturnOp::create(ib, loc, d);
   }
 

@@ -286,6 +286,19 @@ void GenerateFieldAccessorsPass::runOnOperation() {
   Builder b(module.getContext());
   module->setAttr("tic.root_size", b.getI64IntegerAttr(layout.getRootSize()));
   module->setAttr("tic.root_align", b.getI64IntegerAttr(layout.getRootAlign()));
+  // Bytes of each field's elements (in tic_rt_module_desc: an allocation
+  // failure names the largest field).
+  SmallVector<int64_t> fieldBytes;
+  for (const FieldDesc &f : m.fields) {
+    const snode::PlaceLayout *p = layout.lookupPlace(f.place);
+    int64_t n = 0;
+    if (p && !__builtin_mul_overflow(p->numElements(), p->elementSize, &n)) {
+    } else {
+      n = 0;
+    }
+    fieldBytes.push_back(n);
+  }
+  module->setAttr("tic.field_bytes", b.getDenseI64ArrayAttr(fieldBytes));
 
   for (const FieldDesc &f : m.fields) {
     if (!f.hasAccessors()) continue;

@@ -27,7 +27,7 @@ extern "C" {
 /* Version of the generated-code ABI described in this header. A module
  * descriptor records the version it was compiled against; the runtime
  * refuses descriptors from a newer ABI (TC_ERR_UNSUPPORTED). */
-#define TIC_RT_ABI_VERSION 1u
+#define TIC_RT_ABI_VERSION 2u
 
 /*===--------------------------------------------------------------------===*/
 /* Module descriptor and context                                            */
@@ -43,6 +43,9 @@ typedef struct tic_rt_module_desc {
   uint64_t root_align;            /* its alignment (0: default, 64) */
   int32_t num_fields;             /* number of global fields */
   const char *const *field_names; /* num_fields names (may be NULL) */
+  /* ABI 2: bytes of each field's elements (may be NULL); an allocation
+   * failure names the largest field. */
+  const uint64_t *field_bytes;
 } tic_rt_module_desc;
 
 /* Runtime state of one module instance (opaque). */

@@ -16,7 +16,9 @@ tc.kernel @k(%a: f32) -> f32 {
   tc.return %a : f32
 }
 
-// CHECK: module attributes {tic.interface = "{{.*}}\22module\22: \22acc\22
+// Bytes of each field's elements (v: 4x6 f64x2, s: 32 i32, e and e.grad: one
+// f32) for the runtime's out-of-memory message.
+// CHECK: module attributes {tic.field_bytes = array<i64: 384, 128, 4, 4>, tic.interface = "{{.*}}\22module\22: \22acc\22
 // CHECK-SAME: tic.root_align = {{[0-9]+}} : i64, tic.root_size = {{[0-9]+}} : i64
 
 // CHECK-LABEL: tc.kernel @__tic_get_v(%{{.*}}: i32, %{{.*}}: i32) -> (f64, f64)

@@ -57,6 +57,7 @@ int main(void) {
   desc.root_align = 0;
   desc.num_fields = 1;
   desc.field_names = field_names;
+  desc.field_bytes = NULL;
 
   tc_options_init(&opts);
   opts.num_threads = 3;

@@ -111,6 +111,38 @@ TEST(Context, AbiVersionChecked) {
   EXPECT_EQ(ctx, nullptr);
 }
 
+TEST(Context, OutOfMemoryNamesTheLargestField) {
+  // 2^62 bytes cannot be mapped in a 47-bit address space.
+  const uint64_t bytes[] = {1000, uint64_t(1) << 62};
+  tic_rt_module_desc desc = makeDesc(uint64_t(1) << 62);
+  desc.field_bytes = bytes;
+  tic_rt_context *ctx = nullptr;
+  EXPECT_EQ(tic_rt_context_create(nullptr, &desc, &ctx), TC_ERR_OUT_OF_MEMORY);
+  EXPECT_EQ(ctx, nullptr);
+  std::string msg = tic_rt_last_error(nullptr);
+  EXPECT_NE(msg.find("module 'testmod'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("the largest is '" + std::string(desc.field_names[1]) +
+                     "' with 4611686018427387904 bytes"),
+            std::string::npos)
+      << msg;
+  // Without sizes (or from an ABI 1 module, which has no such member) the
+  // message still names the module.
+  desc.field_bytes = nullptr;
+  EXPECT_EQ(tic_rt_context_create(nullptr, &desc, &ctx), TC_ERR_OUT_OF_MEMORY);
+  msg = tic_rt_last_error(nullptr);
+  EXPECT_NE(msg.find("bytes"), std::string::npos) << msg;
+}
+
+TEST(Context, AbiVersion1ModulesStillLoad) {
+  tic_rt_module_desc desc = makeDesc();
+  desc.abi_version = 1;
+  // An ABI 1 descriptor ends before field_bytes: the runtime never reads it.
+  desc.field_bytes = reinterpret_cast<const uint64_t *>(uintptr_t(1));
+  tic_rt_context *ctx = nullptr;
+  ASSERT_EQ(tic_rt_context_create(nullptr, &desc, &ctx), TC_OK);
+  tic_rt_context_destroy(ctx);
+}
+
 TEST(Context, RootIsZeroedAndAligned) {
   struct Case {
     uint64_t size, align, expectAlign;

@@ -82,6 +82,20 @@ TEST_F(Checks, BadRankOrExtent) {
   EXPECT_NE(error().find("negative"), std::string::npos) << error();
 }
 
+TEST_F(Checks, ExtentBeyondI32IsRejected) {
+  // Kernels index ndarrays with i32: 2^32 + 4 must not be read as 4.
+  tc_ndarray a = array(2, TC_DTYPE_F32);
+  a.shape[1] = (int64_t(1) << 32) + 4;
+  EXPECT_EQ(tic_rt_check_ndarray(ctx, &a, 2, TC_DTYPE_F32, "a"),
+            TC_ERR_INVALID_ARGUMENT);
+  EXPECT_NE(error().find("extent 4294967300 on axis 1 is more than "
+                         "2147483647"),
+            std::string::npos)
+      << error();
+  a.shape[1] = INT32_MAX; // the largest extent passes
+  EXPECT_EQ(tic_rt_check_ndarray(ctx, &a, 2, TC_DTYPE_F32, "a"), TC_OK);
+}
+
 TEST_F(Checks, OutOfBoundsReport) {
   EXPECT_EQ(
       tic_rt_report_out_of_bounds(ctx, "u", 1, 300, 256, "laplace.tc:12:7"),

@@ -22,6 +22,7 @@ inline tic_rt_module_desc makeDesc(uint64_t rootSize = 1024,
   d.root_align = rootAlign;
   d.num_fields = 2;
   d.field_names = kFieldNames;
+  d.field_bytes = nullptr;
   return d;
 }
 

@@ -8,6 +8,7 @@
 #include "tic/Dialect/TC/Passes.h"
 #include "tic/Dialect/TC/TCDialect.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 
@@ -45,6 +46,12 @@ static Value buildComponentAddress(OpBuilder &b, Location loc,
         levelIdx.push_back(snode::IndexExtractOp::create(
             b, loc, i.getType(), i, n->name, axis, lv.below[k]));
     }
+    // Indices are i32 (every axis extent fits), but a node's cell count may
+    // not: linearize in i64 where it exceeds 2^31 - 1.
+    if (levelIdx.size() > 1 && n->numCells > INT32_MAX &&
+        !levelIdx[0].getType().isInteger(64))
+      for (Value &v : levelIdx)
+        v = arith::ExtSIOp::create(b, loc, b.getI64Type(), v);
     Value linear = levelIdx.size() == 1
                        ? levelIdx[0]
                        : Value(snode::LinearizeOp::create(
