@@ -435,12 +435,39 @@ std::string stripUnderscores(const std::string &s) {
   return r;
 }
 
+/// Decodes a string literal (with its quotes). Escapes: \n \t \r \\ \" \'
+/// and \xHH. Strings are C strings (print formats, assert messages): a NUL
+/// would cut them silently, so `\0` / `\x00` is an error; a raw control
+/// character (other than tab) must be written as an escape, so that no
+/// invisible byte reaches the terminal or the generated code unnoticed.
 bool decodeString(const std::string &quoted, std::string &out,
                   std::string &error) {
-  // quoted includes the quotes.
+  auto hexDigit = [](char c) -> int {
+    if (c >= '0' && c <= '9')
+      return c - '0';
+    if (c >= 'a' && c <= 'f')
+      return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+      return c - 'A' + 10;
+    return -1;
+  };
+  auto hex2 = [](unsigned char c) {
+    const char *d = "0123456789abcdef";
+    return std::string("\\x") + d[c >> 4] + d[c & 15];
+  };
+  const char *nulError = "a NUL character cannot appear in a string: strings "
+                         "are C strings and would end there";
   for (size_t i = 1; i + 1 < quoted.size(); ++i) {
     char c = quoted[i];
     if (c != '\\') {
+      unsigned char u = static_cast<unsigned char>(c);
+      if ((u < 0x20 && c != '\t') || u == 0x7f) {
+        error = u == 0 ? std::string(nulError)
+                       : "control character " + hex2(u) +
+                             " in a string literal; write it as the escape '" +
+                             hex2(u) + "'";
+        return false;
+      }
       out += c;
       continue;
     }
@@ -448,13 +475,37 @@ bool decodeString(const std::string &quoted, std::string &out,
     switch (n) {
     case 'n': out += '\n'; break;
     case 't': out += '\t'; break;
-    case 'r': out += '\r'; break;
-    case '0': out += '\0'; break;
+    case 'r':
+      out += '\r';
+      break;
     case '\\': out += '\\'; break;
     case '"': out += '"'; break;
     case '\'': out += '\''; break;
+    case '0':
+      error = nulError;
+      return false;
+    case 'x': {
+      int hi = i + 1 + 1 < quoted.size() ? hexDigit(quoted[i + 1]) : -1;
+      int lo =
+          hi >= 0 && i + 2 + 1 < quoted.size() ? hexDigit(quoted[i + 2]) : -1;
+      if (hi < 0 || lo < 0) {
+        error = "'\\x' must be followed by two hexadecimal digits";
+        return false;
+      }
+      if (hi == 0 && lo == 0) {
+        error = nulError;
+        return false;
+      }
+      out += char(hi * 16 + lo);
+      i += 2;
+      break;
+    }
     default:
-      error = std::string("unknown escape sequence '\\") + n + "'";
+      if (static_cast<unsigned char>(n) < 0x20 || n == 0x7f)
+        error = "control character " + hex2(static_cast<unsigned char>(n)) +
+                " in a string literal";
+      else
+        error = std::string("unknown escape sequence '\\") + n + "'";
       return false;
     }
   }

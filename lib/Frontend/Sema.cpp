@@ -300,6 +300,8 @@ std::unique_ptr<CheckedModule> Sema::run() {
       error(r, "@grad_of names unknown kernel '" + k->gradOf + "'");
     }
   }
+  if (!diags.hasErrors() && opts.checkCNames)
+    checkCNames();
   if (diags.hasErrors())
     return nullptr;
   return std::move(mod);
@@ -1079,6 +1081,7 @@ void Sema::checkInstance(InstanceDecl &d) {
   if (f) {
     f->isInstance = true;
     f->name = d.name.name;
+    f->nameRange = d.name.range;
     f->templateName = d.kernel.name;
   }
 }

@@ -202,6 +202,8 @@ public:
   void finishLayout();
   void computeDerived(SNode *sn);
   void validateSNode(SNode *sn);
+  /// The C names of the generated header (SemaNames.cpp).
+  void checkCNames();
   /// Bytes of `sn`'s storage (saturating at kMaxLayoutBytes + 1); reports a
   /// layout larger than kMaxLayoutBytes at the first node that exceeds it.
   int64_t layoutBytes(SNode *sn);

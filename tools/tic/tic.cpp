@@ -252,6 +252,8 @@ int runStages(const Options &opts, const SourceFile &file,
   }
   semaOpts.defaultFloat = opts.defaultFp;
   semaOpts.debug = opts.debug;
+  semaOpts.checkCNames =
+      opts.emit != "ast" && opts.emit != "sema" && opts.emit != "mlir";
   std::unique_ptr<sema::CheckedModule> checked =
       sema::analyze(*program, diags, semaOpts);
   if (!checked || diags.hasErrors())

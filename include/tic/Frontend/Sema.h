@@ -317,6 +317,7 @@ struct CheckedFunction {
   bool isKernel = false;
   bool isInstance = false;
   std::string templateName; // instances: the kernel template's name
+  SourceRange nameRange;    // instances: the instance's name (else decl's)
   std::vector<TemplateArg> templateArgs;
   const ast::FunctionDecl *decl = nullptr; // the source declaration
   std::vector<Param> params;               // in declaration order
@@ -361,6 +362,9 @@ struct SemaOptions {
   /// f32. A value given here (`--default-fp`) overrides the module's.
   std::string defaultFloat;
   bool debug = false;                 // -g
+  /// Check the names of the C interface (SemaNames.cpp): off for stages
+  /// that never produce it (--emit=ast, sema, mlir).
+  bool checkCNames = true;
   unsigned maxRecursionDepth = 64;    // func instantiation depth
   unsigned maxUnroll = 4096;          // iterations of one static for
 };

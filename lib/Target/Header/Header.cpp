@@ -109,7 +109,16 @@ bool isCKeyword(const std::string &s) {
       "throw", "true", "try", "typeid", "typename", "using", "virtual",
       "wchar_t", "xor", "xor_eq",
       // names the generated prototypes use themselves
-      "ctx", "ret"};
+      "ctx", "ret",
+      // macros and typedefs of the C headers a user's file may include
+      // before ours (<stddef.h>, <stdint.h>, <stdbool.h>, <errno.h>,
+      // <assert.h>, <stdio.h>, <math.h>)
+      "NULL", "errno", "assert", "offsetof", "EOF", "stdin", "stdout", "stderr",
+      "size_t", "ptrdiff_t", "int8_t", "int16_t", "int32_t", "int64_t",
+      "uint8_t", "uint16_t", "uint32_t", "uint64_t", "intptr_t", "uintptr_t",
+      "SIZE_MAX", "INT8_MIN", "INT8_MAX", "INT16_MIN", "INT16_MAX", "INT32_MIN",
+      "INT32_MAX", "INT64_MIN", "INT64_MAX", "UINT8_MAX", "UINT16_MAX",
+      "UINT32_MAX", "UINT64_MAX", "INFINITY", "NAN", "HUGE_VAL", "M_PI", "M_E"};
   return kw.count(s) != 0;
 }
 
@@ -121,10 +130,23 @@ std::string cSuffix(const std::string &s) {
 }
 
 /// A standalone C identifier (parameter names): keywords get a trailing _.
+/// Also names C reserves (`_X`, `__x`) and the runtime's prefixes (tc_,
+/// tic_, TC_, TIC_: `tc_status`, `TIC_RUNTIME_H`).
 std::string cIdent(const std::string &s) {
   std::string r = cSuffix(s);
-  if (r.empty() || std::isdigit((unsigned char)r[0])) r = "_" + r;
-  if (isCKeyword(r)) r += "_";
+  if (r.empty() || std::isdigit((unsigned char)r[0]))
+    r = "p" + r;
+  if (r[0] == '_' && r.size() > 1 &&
+      (r[1] == '_' || std::isupper((unsigned char)r[1])))
+    r = "p" + r;
+  auto prefixed = [&](const char *p) {
+    for (size_t i = 0; p[i]; ++i)
+      if (i >= r.size() || std::tolower((unsigned char)r[i]) != p[i])
+        return false;
+    return true;
+  };
+  if (isCKeyword(r) || prefixed("tc_") || prefixed("tic_"))
+    r += "_";
   return r;
 }
 
