@@ -13,6 +13,45 @@ using namespace tic::codegen::detail;
 // Conversions
 //===----------------------------------------------------------------------===//
 
+/// Float to integer: truncate toward zero, saturate to the integer type's
+/// range, NaN gives 0 -- the rule constant folding uses (docs/semantics.md).
+/// Plain fptosi/fptoui is poison out of range (x86 returns INT_MIN, PTX
+/// saturates): the selects make one defined rule on every target.
+Value Generator::floatToInt(Value v, ST to) {
+  Location l = curLoc;
+  auto ft = cast<FloatType>(v.getType());
+  auto it = cast<IntegerType>(mty(to));
+  unsigned bits = it.getWidth();
+  Value t = to.sgn ? Value(arith::FPToSIOp::create(b, l, it, v))
+                   : Value(arith::FPToUIOp::create(b, l, it, v));
+  // [lo, hi): the floats whose truncation fits (powers of two: exact, or
+  // infinite in f16, which then never compares greater).
+  auto fconst = [&](double d) -> Value {
+    llvm::APFloat f(d);
+    bool lost;
+    f.convert(ft.getFloatSemantics(), llvm::APFloat::rmNearestTiesToEven,
+              &lost);
+    return arith::ConstantFloatOp::create(b, l, ft, f);
+  };
+  auto iconst = [&](const llvm::APInt &x) -> Value {
+    return arith::ConstantIntOp::create(b, l, it, x);
+  };
+  double lo = to.sgn ? -std::ldexp(1.0, int(bits) - 1) : 0.0;
+  double hi = std::ldexp(1.0, int(bits) - (to.sgn ? 1 : 0));
+  llvm::APInt minV = to.sgn ? llvm::APInt::getSignedMinValue(bits)
+                            : llvm::APInt::getMinValue(bits);
+  llvm::APInt maxV = to.sgn ? llvm::APInt::getSignedMaxValue(bits)
+                            : llvm::APInt::getMaxValue(bits);
+  Value below =
+      arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, v, fconst(lo));
+  Value above =
+      arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGE, v, fconst(hi));
+  Value isNaN = arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO, v, v);
+  Value r = arith::SelectOp::create(b, l, below, iconst(minV), t);
+  r = arith::SelectOp::create(b, l, above, iconst(maxV), r);
+  return arith::SelectOp::create(b, l, isNaN, iconst(llvm::APInt(bits, 0)), r);
+}
+
 Value Generator::conv(Value v, ST from, ST to) {
   if (from == to)
     return v;
@@ -28,8 +67,7 @@ Value Generator::conv(Value v, ST from, ST to) {
   }
   if (to.isInt()) {
     if (from.isFloat())
-      return to.sgn ? Value(arith::FPToSIOp::create(b, l, tt, v))
-                    : Value(arith::FPToUIOp::create(b, l, tt, v));
+      return floatToInt(v, to);
     unsigned fb = from.isBool() ? 1 : from.bits;
     if (fb == to.bits)
       return v;

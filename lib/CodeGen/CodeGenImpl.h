@@ -293,6 +293,7 @@ private:
 
   // ---- conversions
   Value conv(Value v, ST from, ST to);
+  Value floatToInt(Value v, ST to);
   RV convTo(const RV &v, const std::vector<ST> &to);
   RV convTo(const RV &v, const tic::Type *to) {
     std::vector<ST> ts;

@@ -3,6 +3,7 @@
 #include "tic/Frontend/ConstEval.h"
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <limits>
 #include <sstream>
@@ -244,18 +245,26 @@ static ConstValue convertScalar(const ConstValue &v, const ScalarType *to,
       return makeExactFloat(v.asDouble(), to);
     return ConstValue::makeFloat(roundFloat(v.asDouble(), to), to);
   }
-  // to integer
+  // to integer: truncate toward zero and saturate to the type's range, NaN
+  // gives 0 (docs/semantics.md; the generated code does the same).
   if (v.kind == ConstValue::Kind::Float) {
     double d = std::trunc(v.f);
+    double lo = to->isSigned ? -std::ldexp(1.0, int(to->bits) - 1) : 0.0;
+    double hi = std::ldexp(1.0, int(to->bits) - (to->isSigned ? 1 : 0));
     int64_t i;
     if (std::isnan(d))
       i = 0;
-    else if (!to->isSigned && to->bits == 64 && d >= 9223372036854775808.0)
-      i = d >= 18446744073709551616.0 ? -1 : int64_t(uint64_t(d));
-    else if (d >= 9223372036854775807.0)
-      i = std::numeric_limits<int64_t>::max();
-    else if (d <= -9223372036854775808.0)
-      i = std::numeric_limits<int64_t>::min();
+    else if (d < lo)
+      i = !to->isSigned    ? 0
+          : to->bits == 64 ? std::numeric_limits<int64_t>::min()
+                           : -(int64_t(1) << (to->bits - 1));
+    else if (d >= hi)
+      i = to->isSigned
+              ? int64_t((uint64_t(1) << (to->bits - 1)) - 1)
+              : int64_t(to->bits == 64 ? ~uint64_t(0)
+                                       : (uint64_t(1) << to->bits) - 1);
+    else if (!to->isSigned && to->bits == 64)
+      i = int64_t(uint64_t(d));
     else
       i = int64_t(d);
     return ConstValue::makeInt(wrapInt(i, to), to);
@@ -302,10 +311,38 @@ static int64_t floorDivInt(int64_t a, int64_t b) {
   return q;
 }
 
-static std::optional<ConstValue> foldScalar(ast::BinaryOp op, const ConstValue &a,
-                                            const ConstValue &b,
-                                            const ScalarType *rt,
-                                            std::string &error) {
+/// The exact value of an integer result before it wraps to `rt`, if the
+/// operation overflows (an `__int128` result outside `rt`'s range).
+static bool overflows(__int128 exact, const ScalarType *rt) {
+  if (rt->isBool())
+    return false;
+  __int128 lo, hi;
+  if (rt->isSigned) {
+    lo = -(__int128(1) << (rt->bits - 1));
+    hi = (__int128(1) << (rt->bits - 1)) - 1;
+  } else {
+    lo = 0;
+    hi = (__int128(1) << rt->bits) - 1;
+  }
+  return exact < lo || exact > hi;
+}
+
+static std::string int128Text(__int128 v) {
+  if (v == 0)
+    return "0";
+  bool neg = v < 0;
+  unsigned __int128 u = neg ? (unsigned __int128)(-(v + 1)) + 1 : v;
+  std::string r;
+  while (u) {
+    r.insert(r.begin(), char('0' + int(u % 10)));
+    u /= 10;
+  }
+  return neg ? "-" + r : r;
+}
+
+static std::optional<ConstValue>
+foldScalar(ast::BinaryOp op, const ConstValue &a, const ConstValue &b,
+           const ScalarType *rt, std::string &error, std::string *warning) {
   using ast::BinaryOp;
   bool isFloatOp = a.kind == ConstValue::Kind::Float ||
                    b.kind == ConstValue::Kind::Float || rt->isFloat();
@@ -391,17 +428,56 @@ static std::optional<ConstValue> foldScalar(ast::BinaryOp op, const ConstValue &
   }
   if (rt->isBool())
     return ConstValue::makeBool(r != 0, rt);
-  return ConstValue::makeInt(wrapInt(r, rt), rt);
+  int64_t wrapped = wrapInt(r, rt);
+  // Integer arithmetic wraps, at run time as here; a constant expression
+  // that wraps is reported (a warning: the value is the run-time one).
+  if (warning && !uns) {
+    __int128 ex = 0;
+    bool known = true, huge = false;
+    switch (op) {
+    case BinaryOp::Add:
+      ex = __int128(x) + y;
+      break;
+    case BinaryOp::Sub:
+      ex = __int128(x) - y;
+      break;
+    case BinaryOp::Mul:
+      ex = __int128(x) * y;
+      break;
+    case BinaryOp::FloorDiv:
+      ex = x == std::numeric_limits<int64_t>::min() && y == -1
+               ? -__int128(x)
+               : __int128(wrapped);
+      break;
+    case BinaryOp::Pow: {
+      ex = 1;
+      for (int64_t e = 0; e < y && !huge; ++e) {
+        ex *= x;
+        huge = ex > (__int128(1) << 64) || ex < -(__int128(1) << 64);
+      }
+      break;
+    }
+    default:
+      known = false;
+      break;
+    }
+    if (known && (huge || overflows(ex, rt)))
+      *warning = "integer overflow in a constant expression: the result" +
+                 (huge ? std::string() : " " + int128Text(ex)) +
+                 " does not fit in '" + rt->str() + "' and wraps to " +
+                 std::to_string(wrapped);
+  }
+  return ConstValue::makeInt(wrapped, rt);
 }
 
-std::optional<ConstValue> sema::foldBinary(ast::BinaryOp op, const ConstValue &a,
-                                           const ConstValue &b,
-                                           const Type *resultType,
-                                           TypeContext &ctx, std::string &error) {
+std::optional<ConstValue>
+sema::foldBinary(ast::BinaryOp op, const ConstValue &a, const ConstValue &b,
+                 const Type *resultType, TypeContext &ctx, std::string &error,
+                 std::string *warning) {
   if (auto *s = dynamic_cast<const ScalarType *>(resultType)) {
     if (a.kind == ConstValue::Kind::Aggregate || b.kind == ConstValue::Kind::Aggregate)
       return std::nullopt;
-    return foldScalar(op, a, b, s, error);
+    return foldScalar(op, a, b, s, error, warning);
   }
   if (!resultType->isTensor() || op == ast::BinaryOp::MatMul)
     return std::nullopt;
@@ -412,7 +488,7 @@ std::optional<ConstValue> sema::foldBinary(ast::BinaryOp op, const ConstValue &a
   for (size_t k = 0; k < n; ++k) {
     const ConstValue &x = a.kind == ConstValue::Kind::Aggregate ? a.elems[k] : a;
     const ConstValue &y = b.kind == ConstValue::Kind::Aggregate ? b.elems[k] : b;
-    auto r = foldScalar(op, x, y, e, error);
+    auto r = foldScalar(op, x, y, e, error, warning);
     if (!r)
       return std::nullopt;
     es.push_back(*r);
@@ -422,7 +498,8 @@ std::optional<ConstValue> sema::foldBinary(ast::BinaryOp op, const ConstValue &a
 
 std::optional<ConstValue> sema::foldUnary(ast::UnaryOp op, const ConstValue &a,
                                           const Type *resultType,
-                                          TypeContext &ctx) {
+                                          TypeContext &ctx,
+                                          std::string *warning) {
   if (a.kind == ConstValue::Kind::Aggregate) {
     auto *e = elementType(resultType);
     if (!e)
@@ -446,6 +523,11 @@ std::optional<ConstValue> sema::foldUnary(ast::UnaryOp op, const ConstValue &a,
     if (s->isFloat())
       return foldsExactly(a) ? makeExactFloat(-a.asDouble(), s)
                              : ConstValue::makeFloat(-a.asDouble(), s);
+    if (warning && s->isSigned && overflows(-__int128(a.asInt()), s))
+      *warning = "integer overflow in a constant expression: the result " +
+                 int128Text(-__int128(a.asInt())) + " does not fit in '" +
+                 s->str() + "' and wraps to " +
+                 std::to_string(wrapInt(int64_t(0 - uint64_t(a.asInt())), s));
     return ConstValue::makeInt(wrapInt(int64_t(0 - uint64_t(a.asInt())), s), s);
   case ast::UnaryOp::BitNot:
     if (s->isBool())
@@ -455,6 +537,46 @@ std::optional<ConstValue> sema::foldUnary(ast::UnaryOp op, const ConstValue &a,
     return ConstValue::makeBool(a.asDouble() == 0, s);
   }
   return std::nullopt;
+}
+
+std::string sema::conversionWarning(const ConstValue &v, const Type *to) {
+  if (v.kind == ConstValue::Kind::Aggregate) {
+    const Type *el = elementType(to);
+    for (const ConstValue &e : v.elems) {
+      std::string w = conversionWarning(e, el ? el : to);
+      if (!w.empty())
+        return w;
+    }
+    return "";
+  }
+  auto *s = dynamic_cast<const ScalarType *>(to);
+  if (!s || !s->isInt() || v.kind != ConstValue::Kind::Float)
+    return "";
+  double d = std::trunc(v.f);
+  double lo = s->isSigned ? -std::ldexp(1.0, int(s->bits) - 1) : 0.0;
+  double hi = std::ldexp(1.0, int(s->bits) - (s->isSigned ? 1 : 0));
+  if (!std::isnan(d) && d >= lo && d < hi)
+    return "";
+  ConstValue r = convertScalar(v, s);
+  std::string result = !s->isSigned && s->bits == 64
+                           ? std::to_string(uint64_t(r.i))
+                           : std::to_string(r.i);
+  if (std::isnan(v.f))
+    return "converting NaN to '" + s->str() +
+           "' gives 0 (float to integer conversions saturate; NaN gives 0)";
+  // The shortest spelling that reads back as the value.
+  char text[40];
+  if (std::fabs(v.f) < 1e15 && v.f == std::trunc(v.f))
+    std::snprintf(text, sizeof text, "%.0f", v.f);
+  else
+    for (int p = 1; p <= 17; ++p) {
+      std::snprintf(text, sizeof text, "%.*g", p, v.f);
+      if (std::strtod(text, nullptr) == v.f)
+        break;
+    }
+  return "the conversion of " + std::string(text) + " to '" + s->str() +
+         "' is out of range: it gives " + result +
+         " (float to integer conversions saturate)";
 }
 
 bool sema::foldCompare(ast::CmpOp op, const ConstValue &a, const ConstValue &b) {

@@ -436,6 +436,11 @@ void Sema::checkConstant(ConstDecl &d) {
   info->type = t;
   // An untyped constant (`const dt = 1e-4;`) keeps its exact value, rounded
   // where it is used; a typed one (`const c: f32 = 0.1;`) is rounded now.
+  if (declT) {
+    std::string w = conversionWarning(*v, t);
+    if (!w.empty())
+      warning(d.value->range, w);
+  }
   info->value = declT ? convertConst(*v, t, *types) : *v;
   info->range = d.name.range;
   for (auto &def : opts.defines) {
@@ -475,17 +480,35 @@ void Sema::checkConstant(ConstDecl &d) {
   mod->constants.push_back(std::move(info));
 }
 
+// Type aliases and structs may be used before their declaration: a use
+// checks the declaration on demand (resolveType), and a declaration that
+// depends on itself is a cycle error at the use that closes it.
 void Sema::checkTypeAlias(TypeAliasDecl &d) {
   auto it = globals.find(d.name.name);
-  if (it == globals.end() || it->second.decl != &d)
+  if (it == globals.end() || it->second.decl != &d || it->second.visited)
     return;
-  it->second.type = resolveType(*d.aliased, true, false);
+  it->second.visited = it->second.resolving = true;
+  typeStack.push_back(d.name.name);
+  const Type *t = resolveType(*d.aliased, true, false);
+  typeStack.pop_back();
+  it->second.resolving = false;
+  it->second.type = t;
 }
 
 void Sema::checkStruct(StructDecl &d) {
   auto it = globals.find(d.name.name);
-  if (it == globals.end() || it->second.decl != &d)
+  if (it == globals.end() || it->second.decl != &d || it->second.visited)
     return;
+  it->second.visited = it->second.resolving = true;
+  typeStack.push_back(d.name.name);
+  struct Done {
+    GlobalEntry &e;
+    std::vector<std::string> &stack;
+    ~Done() {
+      e.resolving = false;
+      stack.pop_back();
+    }
+  } done{it->second, typeStack};
   StructType *s = types->createStruct(d.name.name, d.name.range);
   std::map<std::string, SourceRange> seen;
   for (auto &m : d.members) {
@@ -670,8 +693,31 @@ const Type *Sema::resolveType(TypeExpr &t, bool allowQuant, bool allowTemplate) 
     if (g != globals.end()) {
       if (g->second.kind == GlobalEntry::Kind::TypeAlias ||
           g->second.kind == GlobalEntry::Kind::Struct) {
+        if (g->second.resolving) {
+          // `type a = b; type b = a;`, `struct P { p: P }`.
+          std::string chain;
+          bool on = false;
+          for (const std::string &name : typeStack) {
+            on |= name == n->name;
+            if (on)
+              chain += name + " -> ";
+          }
+          error(t.range, std::string(g->second.kind == GlobalEntry::Kind::Struct
+                                         ? "struct '"
+                                         : "type '") +
+                             n->name + "' is defined in terms of itself (" +
+                             chain + n->name + ")");
+          return nullptr;
+        }
+        if (!g->second.visited) {
+          // Declared later in the file: check it now.
+          if (auto *a = dyn_cast<TypeAliasDecl>(g->second.decl))
+            checkTypeAlias(*const_cast<TypeAliasDecl *>(a));
+          else if (auto *sd = dyn_cast<StructDecl>(g->second.decl))
+            checkStruct(*const_cast<StructDecl *>(sd));
+        }
         if (!g->second.type)
-          return nullptr; // error reported at its declaration, or used too early
+          return nullptr; // error reported at its declaration
         if (g->second.type->isQuant() && !allowQuant) {
           error(t.range, "quantized type '" + n->name +
                              "' is only allowed as a field element type");

@@ -369,8 +369,12 @@ const Type *Sema::checkCast(Expr &e, const Type *target, Expr &operand) {
     error(e.range, "cannot cast to '" + typeName(target) + "'");
     return nullptr;
   }
-  if (const ConstValue *v = constOf(operand))
+  if (const ConstValue *v = constOf(operand)) {
+    std::string w = conversionWarning(*v, result);
+    if (!w.empty())
+      warning(e.range, w);
     setConst(e, convertConst(*v, result, *types));
+  }
   return result;
 }
 
@@ -405,9 +409,13 @@ const Type *Sema::checkUnary(UnaryExpr &e) {
               "')");
     return nullptr;
   }
-  if (const ConstValue *v = constOf(*e.operand))
-    if (auto f = foldUnary(e.op, *v, r, *types))
+  if (const ConstValue *v = constOf(*e.operand)) {
+    std::string w;
+    if (auto f = foldUnary(e.op, *v, r, *types, &w))
       setConst(e, *f);
+    if (!w.empty())
+      warning(e.range, w);
+  }
   return r;
 }
 
@@ -497,14 +505,16 @@ const Type *Sema::checkBinary(BinaryExpr &e) {
     ConstValue y = operandT ? convertConst(*cb, operandT, *types, true) : *cb;
     if (e.op == BinaryOp::Shl || e.op == BinaryOp::Shr)
       x = convertConst(*ca, r, *types);
-    std::string err;
-    auto f = foldBinary(e.op, x, y, r, *types, err);
+    std::string err, warn;
+    auto f = foldBinary(e.op, x, y, r, *types, err, &warn);
     if (f)
       setConst(e, *f);
     else if (!err.empty()) {
       error(opr, err);
       return nullptr;
     }
+    if (!warn.empty())
+      warning(e.range, warn);
   }
   return r;
 }

@@ -26,7 +26,8 @@ struct GlobalEntry {
   FieldInfo *field = nullptr;            // Field
   const ast::FunctionDecl *func = nullptr; // Kernel, Func
   SNode *snode = nullptr;                // LayoutLet
-  bool visited = false;                  // Const: its declaration was checked
+  bool visited = false;   // Const, TypeAlias, Struct: declaration checked
+  bool resolving = false; // TypeAlias, Struct: being checked (cycles)
 };
 
 /// A name bound in a local scope.
@@ -202,6 +203,8 @@ public:
   void finishLayout();
   void computeDerived(SNode *sn);
   void validateSNode(SNode *sn);
+  /// Type aliases and structs being checked, outermost first (cycles).
+  std::vector<std::string> typeStack;
   /// The C names of the generated header (SemaNames.cpp).
   void checkCNames();
   /// Bytes of `sn`'s storage (saturating at kMaxLayoutBytes + 1); reports a
