@@ -2036,6 +2036,24 @@ bool Sema::staticIterations(ForStmt &f, StaticExpr &se,
   return true;
 }
 
+/// Statements in `s` (nested blocks, branches and loop bodies included).
+static int64_t countStatements(const Stmt &s) {
+  if (auto *b = dyn_cast<BlockStmt>(&s)) {
+    int64_t n = 0;
+    for (const StmtPtr &c : b->body)
+      n += countStatements(*c);
+    return n;
+  }
+  if (auto *i = dyn_cast<IfStmt>(&s))
+    return 1 + countStatements(*i->thenBody) +
+           (i->elseBody ? countStatements(*i->elseBody) : 0);
+  if (auto *w = dyn_cast<WhileStmt>(&s))
+    return 1 + countStatements(*w->body);
+  if (auto *f = dyn_cast<ForStmt>(&s))
+    return 1 + countStatements(*f->body);
+  return 1;
+}
+
 void Sema::checkFor(StmtPtr &sp, std::vector<StmtPtr> &out, ExprStmt *config) {
   auto *f = cast<ForStmt>(sp.get());
   // loop_config
@@ -2060,6 +2078,26 @@ void Sema::checkFor(StmtPtr &sp, std::vector<StmtPtr> &out, ExprStmt *config) {
     std::vector<std::vector<ConstValue>> iters;
     if (!staticIterations(*f, *se, iters))
       return;
+    // The module's unrolling budget: nested static loops multiply, and each
+    // copy costs memory and compile time all the way down to LLVM.
+    int64_t perCopy = countStatements(*f->body);
+    if (unrolledStatements + perCopy * int64_t(iters.size()) >
+        int64_t(opts.maxUnrolledStatements)) {
+      error(se->range,
+            "unrolling this static for loop (" + std::to_string(iters.size()) +
+                " copies of " + std::to_string(perCopy) + " statement" +
+                (perCopy == 1 ? "" : "s") +
+                ") exceeds the module's budget of " +
+                std::to_string(opts.maxUnrolledStatements) +
+                " unrolled statements; use a run-time loop (drop static)");
+      if (unrolledStatements > 0)
+        note(se->range, std::to_string(unrolledStatements) +
+                            " statements were unrolled before this loop, "
+                            "by enclosing or earlier static loops");
+      recursionAborted = true; // stop expanding enclosing copies too
+      return;
+    }
+    unrolledStatements += perCopy * int64_t(iters.size());
     st->loops.push_back({false, true, false});
     st->loops.back().depth = st->nonTopDepth;
     auto outer = std::make_unique<BlockStmt>(f->range);

@@ -107,6 +107,9 @@ public:
   std::set<std::pair<uint32_t, std::string>> reported; // dedupe (instantiations)
   bool suppressNotes = false;
   bool recursionAborted = false;
+  /// Statements produced by unrolling static for loops (the budget is
+  /// SemaOptions::maxUnrolledStatements).
+  int64_t unrolledStatements = 0;
   std::vector<std::unique_ptr<LocalVar>> orphanLocals;
   void error(SourceRange r, const std::string &m);
   void note(SourceRange r, const std::string &m);

@@ -367,6 +367,9 @@ struct SemaOptions {
   bool checkCNames = true;
   unsigned maxRecursionDepth = 64;    // func instantiation depth
   unsigned maxUnroll = 4096;          // iterations of one static for
+  /// Statements all static for loops of a module may unroll to (nested loops
+  /// multiply): bounds memory and compile time (docs/language.md).
+  unsigned maxUnrolledStatements = 1 << 16;
 };
 
 /// Checks `program` (annotating the original AST's top-level expressions as
