@@ -164,6 +164,8 @@ bool tic::codegen::runBackend(const sema::CheckedModule &checked,
 #endif
 
   PassManager pm(&ctx);
+  if (options.timeReport)
+    pm.enableTiming(); // printed to stderr when `pm` goes away
   CPULoweringOptions lowering;
   lowering.demoteAtomics = options.demoteAtomics;
   buildCPULoweringPipeline(pm, lowering);
@@ -242,6 +244,7 @@ bool tic::codegen::runBackend(const sema::CheckedModule &checked,
     }
   }
   target.optLevel = options.optLevel;
+  target.timeReport = options.timeReport;
   target.fp = options.fp;
   EmitKind kind = emit == "llvm"  ? EmitKind::LLVMIR
                   : emit == "asm" ? EmitKind::Assembly

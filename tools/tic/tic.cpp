@@ -62,6 +62,7 @@ struct Options {
   bool fastMath = false;
   tic::FPOptions fp;
   std::string fpContract = "off";
+  bool timeReport = false; // -ftime-report
   bool depFile = false;    // -MD
   std::string depFilePath; // -MF (implies -MD)
 };
@@ -180,6 +181,7 @@ int runCodeGen(const Options &opts, const sema::CheckedModule &checked,
   bo.demoteAtomics = !opts.noDemoteAtomics;
   bo.denormals = opts.denormals;
   bo.inputName = opts.input == "-" ? "<stdin>" : opts.input;
+  bo.timeReport = opts.timeReport;
   codegen::BackendOutputs out;
   if (!codegen::runBackend(checked, diags, bo, out) || diags.hasErrors())
     return 1;
@@ -322,6 +324,8 @@ int main(int argc, char **argv) {
       "Assume no NaN or infinity");
   app.add_flag("--fno-signed-zeros", opts.fp.noSignedZeros,
                "Ignore the sign of zero");
+  app.add_flag("--ftime-report", opts.timeReport,
+               "Print the time of each compiler pass to stderr");
   app.add_flag("--check-bounds", opts.checkBounds,
                "Check field and ndarray indices at run time");
   app.add_flag("--no-demote-atomics", opts.noDemoteAtomics,

@@ -50,6 +50,9 @@ struct BackendOptions {
   std::string denormals = "flush";
   /// The input's name as given on the command line (locations, banner).
   std::string inputName;
+  /// -ftime-report: time every MLIR pass and LLVM's passes; the reports go
+  /// to stderr.
+  bool timeReport = false;
 };
 
 struct BackendOutputs {

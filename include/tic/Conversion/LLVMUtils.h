@@ -37,6 +37,26 @@ declareRuntimeFunc(mlir::ModuleOp module, llvm::StringRef name,
       mlir::LLVM::LLVMFunctionType::get(result, args, vararg));
 }
 
+/// The runtime functions one pass declares, looked up in the module once per
+/// name (ModuleOp::lookupSymbol scans the module: looking up per use made
+/// modules with thousands of functions compile in quadratic time).
+class RuntimeFunctions {
+public:
+  explicit RuntimeFunctions(mlir::ModuleOp module) : module(module) {}
+  mlir::LLVM::LLVMFuncOp get(llvm::StringRef name, mlir::Type result,
+                             llvm::ArrayRef<mlir::Type> args,
+                             bool vararg = false) {
+    mlir::LLVM::LLVMFuncOp &f = cache[name];
+    if (!f)
+      f = declareRuntimeFunc(module, name, result, args, vararg);
+    return f;
+  }
+
+private:
+  mlir::ModuleOp module;
+  llvm::StringMap<mlir::LLVM::LLVMFuncOp> cache;
+};
+
 /// NUL-terminated string constants of one module, one internal global per
 /// distinct text, named `<prefix><n>` (each pass uses its own prefix).
 class GlobalStrings {

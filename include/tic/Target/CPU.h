@@ -38,6 +38,9 @@ struct CPUTargetOptions {
   FPOptions fp;
   /// Position-independent code (objects linkable into shared libraries).
   bool pic = true;
+  /// Time LLVM's optimization and code generation passes (-ftime-report);
+  /// the report goes to stderr.
+  bool timeReport = false;
 };
 
 /// Translates an LLVM-dialect module (the output of

@@ -47,6 +47,13 @@ namespace tic {
 
 /// Name of the module attribute holding the interface JSON.
 constexpr const char *kInterfaceAttrName = "tic.interface";
+/// Fields whose C read/write is one memcpy (tic-generate-field-accessors
+/// decides, tic-generate-c-entry-points emits): a dictionary from place name
+/// to [byte offset in the root buffer, bytes].
+constexpr const char *kBulkCopyAttrName = "tic.bulk_copy";
+/// The largest field copied with memcpy (larger ones keep parallel copy
+/// kernels, which use every thread's memory bandwidth).
+constexpr int64_t kMemcpyBulkMaxBytes = int64_t(1) << 20;
 
 /// Stores `m` (as JSON) in `module`'s `tic.interface` attribute.
 void attachInterface(mlir::ModuleOp module, const iface::ModuleInterface &m);

@@ -57,9 +57,8 @@ class Lowering {
 public:
   Lowering(ModuleOp module, snode::SNodeLayout &layout, bool privatize)
       : module(module), layout(layout), privatize(privatize),
-        ctx(module.getContext()),
-        ptrTy(LLVM::LLVMPointerType::get(ctx)), converter(ctx),
-        strings(module, "__tic_str_") {
+        ctx(module.getContext()), ptrTy(LLVM::LLVMPointerType::get(ctx)),
+        converter(ctx), strings(module, "__tic_str_"), runtimeFuncs(module) {
     converter.addConversion(
         [&](snode::PtrType) -> Type { return LLVM::LLVMPointerType::get(ctx); });
   }
@@ -69,7 +68,7 @@ public:
 private:
   LLVM::LLVMFuncOp runtimeFunc(StringRef name, Type result, ArrayRef<Type> args,
                                bool vararg = false) {
-    return declareRuntimeFunc(module, name, result, args, vararg);
+    return runtimeFuncs.get(name, result, args, vararg);
   }
   Value globalString(OpBuilder &b, Location loc, StringRef value) {
     return strings.get(b, loc, value);
@@ -101,6 +100,7 @@ private:
   Type ptrTy;
   LLVMTypeConverter converter;
   GlobalStrings strings;
+  RuntimeFunctions runtimeFuncs;
   SmallVector<std::pair<Operation *, FnContext>> functions;
   Operation *lastOutlined = nullptr; // keeps bodies in loop order
 };

@@ -1,6 +1,9 @@
 //===- SNodeDialect.cpp - the snode dialect -------------------------------===//
 #include "tic/Dialect/SNode/SNodeDialect.h"
 
+#include <mutex>
+#include <optional>
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/OpImplementation.h"
@@ -63,7 +66,55 @@ static void forEachTree(Operation *from, llvm::function_ref<bool(TreeOp)> fn) {
         if (!fn(tree)) return;
 }
 
-TreeOp tic::snode::lookupTree(Operation *from, StringRef name) {
+namespace {
+/// The names of every node and place of a module's trees, built by the
+/// snode.tree verifier: symbol-use verifiers look names up here instead of
+/// walking the trees (a walk per use was quadratic in the number of
+/// fields). `trees` lets a lookup check, through the verification run's
+/// SymbolTableCollection, that the trees indexed are the module's trees.
+struct NameIndex {
+  SmallVector<std::pair<std::string, Operation *>> trees;
+  llvm::StringMap<Operation *> names;
+};
+std::mutex &indexMutex() {
+  static std::mutex m;
+  return m;
+}
+llvm::DenseMap<Operation *, NameIndex> &nameIndexes() {
+  static llvm::DenseMap<Operation *, NameIndex> indexes;
+  return indexes;
+}
+
+/// The op named `name` from the current index of `from`'s module; nullopt
+/// when there is no current index (the caller walks the trees).
+std::optional<Operation *> indexedLookup(Operation *from, StringRef name,
+                                         SymbolTableCollection &tables) {
+  Operation *scope = getSymbolScope(from);
+  if (!scope || !scope->hasTrait<OpTrait::SymbolTable>())
+    return std::nullopt;
+  std::lock_guard<std::mutex> lock(indexMutex());
+  auto it = nameIndexes().find(scope);
+  if (it == nameIndexes().end())
+    return std::nullopt;
+  for (auto &[treeName, tree] : it->second.trees)
+    if (tables.lookupSymbolIn(
+            scope, StringAttr::get(from->getContext(), treeName)) != tree) {
+      nameIndexes().erase(it);
+      return std::nullopt;
+    }
+  auto n = it->second.names.find(name);
+  return n == it->second.names.end() ? nullptr : n->second;
+}
+} // namespace
+
+TreeOp tic::snode::lookupTree(Operation *from, StringRef name,
+                              SymbolTableCollection *tables) {
+  if (tables) {
+    Operation *scope = getSymbolScope(from);
+    if (scope && scope->hasTrait<OpTrait::SymbolTable>())
+      return dyn_cast_or_null<TreeOp>(tables->lookupSymbolIn(
+          scope, StringAttr::get(from->getContext(), name)));
+  }
   TreeOp found;
   forEachTree(from, [&](TreeOp t) {
     if (t.getSymName() == name) { found = t; return false; }
@@ -72,7 +123,12 @@ TreeOp tic::snode::lookupTree(Operation *from, StringRef name) {
   return found;
 }
 
-SNodeContainerOpInterface tic::snode::lookupNode(Operation *from, StringRef name) {
+SNodeContainerOpInterface
+tic::snode::lookupNode(Operation *from, StringRef name,
+                       SymbolTableCollection *tables) {
+  if (tables)
+    if (std::optional<Operation *> op = indexedLookup(from, name, *tables))
+      return dyn_cast_or_null<SNodeContainerOpInterface>(*op);
   SNodeContainerOpInterface found;
   forEachTree(from, [&](TreeOp t) {
     t.walk([&](SNodeContainerOpInterface n) {
@@ -84,7 +140,11 @@ SNodeContainerOpInterface tic::snode::lookupNode(Operation *from, StringRef name
   return found;
 }
 
-PlaceOp tic::snode::lookupPlace(Operation *from, StringRef name) {
+PlaceOp tic::snode::lookupPlace(Operation *from, StringRef name,
+                                SymbolTableCollection *tables) {
+  if (tables)
+    if (std::optional<Operation *> op = indexedLookup(from, name, *tables))
+      return dyn_cast_or_null<PlaceOp>(*op);
   PlaceOp found;
   forEachTree(from, [&](TreeOp t) {
     t.walk([&](PlaceOp p) {
@@ -165,6 +225,22 @@ LogicalResult TreeOp::verifyRegions() {
     });
     return succeeded(result);
   });
+  {
+    // The name index of this verification run (see lookupNode).
+    Operation *scope = getSymbolScope(*this);
+    std::lock_guard<std::mutex> lock(indexMutex());
+    if (failed(result)) {
+      nameIndexes().erase(scope);
+    } else {
+      NameIndex &index = nameIndexes()[scope];
+      index.trees.clear();
+      forEachTree(*this, [&](TreeOp tree) {
+        index.trees.push_back({tree.getSymName().str(), tree});
+        return true;
+      });
+      index.names = std::move(names);
+    }
+  }
   if (failed(result)) return failure();
   // Index spaces: the axes of a path to a place are 0..d-1.
   WalkResult w = walk([&](PlaceOp place) {
@@ -283,24 +359,25 @@ LogicalResult PlaceOp::verify() {
 // Micro-access ops
 //===----------------------------------------------------------------------===//
 
-static SNodeContainerOpInterface verifyNodeRef(Operation *op, StringRef name) {
-  auto node = lookupNode(op, name);
+static SNodeContainerOpInterface verifyNodeRef(Operation *op, StringRef name,
+                                               SymbolTableCollection &tables) {
+  auto node = lookupNode(op, name, &tables);
   if (!node) op->emitOpError("references unknown SNode '") << name << "'";
   return node;
 }
 
-LogicalResult RootPtrOp::verifySymbolUses(SymbolTableCollection &) {
-  if (!lookupTree(*this, getTree()))
+LogicalResult RootPtrOp::verifySymbolUses(SymbolTableCollection &tables) {
+  if (!lookupTree(*this, getTree(), &tables))
     return emitOpError("references unknown snode.tree '") << getTree() << "'";
   return success();
 }
 
-LogicalResult GetChildOp::verifySymbolUses(SymbolTableCollection &) {
-  return success(bool(verifyNodeRef(*this, getChild())));
+LogicalResult GetChildOp::verifySymbolUses(SymbolTableCollection &tables) {
+  return success(bool(verifyNodeRef(*this, getChild(), tables)));
 }
 
-LogicalResult IndexExtractOp::verifySymbolUses(SymbolTableCollection &) {
-  auto node = verifyNodeRef(*this, getNode());
+LogicalResult IndexExtractOp::verifySymbolUses(SymbolTableCollection &tables) {
+  auto node = verifyNodeRef(*this, getNode(), tables);
   if (!node) return failure();
   if (!llvm::is_contained(node.getAxesArray(), int64_t(getAxis())))
     return emitOpError("SNode '") << getNode() << "' does not split axis "
@@ -314,8 +391,8 @@ LogicalResult IndexExtractOp::verify() {
   return success();
 }
 
-LogicalResult LinearizeOp::verifySymbolUses(SymbolTableCollection &) {
-  auto node = verifyNodeRef(*this, getNode());
+LogicalResult LinearizeOp::verifySymbolUses(SymbolTableCollection &tables) {
+  auto node = verifyNodeRef(*this, getNode(), tables);
   if (!node) return failure();
   if (node.getAxesArray().size() != getIndices().size())
     return emitOpError("expects ") << node.getAxesArray().size()
@@ -329,8 +406,8 @@ OpFoldResult LinearizeOp::fold(FoldAdaptor) {
   return {};
 }
 
-LogicalResult LookupOp::verifySymbolUses(SymbolTableCollection &) {
-  return success(bool(verifyNodeRef(*this, getNode())));
+LogicalResult LookupOp::verifySymbolUses(SymbolTableCollection &tables) {
+  return success(bool(verifyNodeRef(*this, getNode(), tables)));
 }
 
 LogicalResult PlacePtrOp::verify() {
@@ -339,8 +416,8 @@ LogicalResult PlacePtrOp::verify() {
   return success();
 }
 
-LogicalResult PlacePtrOp::verifySymbolUses(SymbolTableCollection &) {
-  PlaceOp place = lookupPlace(*this, getField());
+LogicalResult PlacePtrOp::verifySymbolUses(SymbolTableCollection &tables) {
+  PlaceOp place = lookupPlace(*this, getField(), &tables);
   if (!place) return emitOpError("references unknown field '") << getField() << "'";
   if (getComp() < 0 || uint64_t(getComp()) >= place.getNumComponents())
     return emitOpError("component ") << getComp() << " out of range: field '"

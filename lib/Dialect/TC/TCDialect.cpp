@@ -252,9 +252,10 @@ LogicalResult StructForOp::verifyRegions() {
                         IntegerType::get(getContext(), 32));
 }
 
-LogicalResult StructForOp::verifySymbolUses(SymbolTableCollection &) {
-  Operation *target = snode::lookupPlace(*this, getTarget());
-  if (!target) target = snode::lookupNode(*this, getTarget());
+LogicalResult StructForOp::verifySymbolUses(SymbolTableCollection &tables) {
+  Operation *target = snode::lookupPlace(*this, getTarget(), &tables);
+  if (!target)
+    target = snode::lookupNode(*this, getTarget(), &tables);
   if (!target)
     return emitOpError("references unknown field or SNode '") << getTarget() << "'";
   unsigned rank = snode::getIndexRank(target);
@@ -272,8 +273,9 @@ LogicalResult StructForOp::verifySymbolUses(SymbolTableCollection &) {
 
 static LogicalResult verifyFieldAccess(Operation *op, StringRef field,
                                        ValueRange indices, int64_t comp,
-                                       Type valueType) {
-  snode::PlaceOp place = snode::lookupPlace(op, field);
+                                       Type valueType,
+                                       SymbolTableCollection &tables) {
+  snode::PlaceOp place = snode::lookupPlace(op, field, &tables);
   if (!place) return op->emitOpError("references unknown field '") << field << "'";
   unsigned rank = snode::getIndexRank(place);
   if (indices.size() != rank)
@@ -297,16 +299,17 @@ static LogicalResult verifyAtomicKind(Operation *op, AtomicKind kind, Type t) {
   return success();
 }
 
-LogicalResult LoadOp::verifySymbolUses(SymbolTableCollection &) {
-  return verifyFieldAccess(*this, getField(), getIndices(), getComp(), getType());
-}
-LogicalResult StoreOp::verifySymbolUses(SymbolTableCollection &) {
+LogicalResult LoadOp::verifySymbolUses(SymbolTableCollection &tables) {
   return verifyFieldAccess(*this, getField(), getIndices(), getComp(),
-                           getValue().getType());
+                           getType(), tables);
 }
-LogicalResult AtomicRMWOp::verifySymbolUses(SymbolTableCollection &) {
+LogicalResult StoreOp::verifySymbolUses(SymbolTableCollection &tables) {
   return verifyFieldAccess(*this, getField(), getIndices(), getComp(),
-                           getValue().getType());
+                           getValue().getType(), tables);
+}
+LogicalResult AtomicRMWOp::verifySymbolUses(SymbolTableCollection &tables) {
+  return verifyFieldAccess(*this, getField(), getIndices(), getComp(),
+                           getValue().getType(), tables);
 }
 LogicalResult AtomicRMWOp::verify() {
   return verifyAtomicKind(*this, getKind(), getValue().getType());

@@ -41,7 +41,8 @@ public:
       : module(module), m(m), ctx(module.getContext()), loc(module.getLoc()),
         ptrTy(LLVM::LLVMPointerType::get(ctx)), i8(IntegerType::get(ctx, 8)),
         i32(IntegerType::get(ctx, 32)), i64(IntegerType::get(ctx, 64)),
-        strings(module, "__tic_iface_str_") {}
+        strings(module, "__tic_iface_str_"), runtimeFuncs(module),
+        symbols(module) {}
 
   LogicalResult run();
 
@@ -49,7 +50,7 @@ private:
   // --- helpers ------------------------------------------------------------
   LLVM::LLVMFuncOp runtimeFunc(StringRef name, Type result, ArrayRef<Type> args,
                                bool vararg = false) {
-    return declareRuntimeFunc(module, name, result, args, vararg);
+    return runtimeFuncs.get(name, result, args, vararg);
   }
   Value str(OpBuilder &b, StringRef s) { return strings.get(b, loc, s); }
   Value cst(OpBuilder &b, Type t, int64_t v) {
@@ -60,13 +61,15 @@ private:
   /// A new exported function with an entry block; `b` is set to its end.
   LLVM::LLVMFuncOp newFunction(const std::string &name, Type result,
                                ArrayRef<Type> args, OpBuilder &b) {
-    if (auto old = module.lookupSymbol(name)) {
+    if (Operation *old = symbols.lookup(name)) {
       old->emitError("symbol '") << name << "' clashes with a generated C function";
       failed_ = true;
     }
     OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
     auto fn = LLVM::LLVMFuncOp::create(mb, loc, name,
                                        LLVM::LLVMFunctionType::get(result, args));
+    if (!failed_)
+      symbols.insert(fn);
     Block *entry = fn.addEntryBlock(mb);
     b.setInsertionPointToEnd(entry);
     return fn;
@@ -153,7 +156,7 @@ private:
   /// The lowered kernel `name`, made internal; null (with an error when
   /// `required`) when absent.
   LLVM::LLVMFuncOp kernelFunc(StringRef name, bool required) {
-    auto f = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
+    auto f = symbols.lookup<LLVM::LLVMFuncOp>(name);
     if (!f) {
       if (required) {
         module.emitError("tic-generate-c-entry-points: no llvm.func @")
@@ -182,6 +185,8 @@ private:
   Location loc;
   Type ptrTy, i8, i32, i64;
   GlobalStrings strings;
+  RuntimeFunctions runtimeFuncs;
+  SymbolTable symbols; // built once: lookups are O(1)
   bool failed_ = false;
 };
 
@@ -469,6 +474,24 @@ void Generator::genField(const FieldDesc &f) {
                     {count, cst(tb, i64, f.numScalars())});
       });
       checkPtr(b, c, data, fnName, std::string(what) == "read" ? "dst" : "src");
+      if (auto bulk = module->getAttrOfType<DictionaryAttr>(kBulkCopyAttrName))
+        if (auto span = bulk.getAs<DenseI64ArrayAttr>(f.place);
+            span && span.size() == 2) {
+          // Stored exactly like the C array: one memcpy.
+          auto rootFn = runtimeFunc("tic_rt_root", ptrTy, {ptrTy});
+          Value root =
+              LLVM::CallOp::create(b, loc, rootFn, ValueRange{c}).getResult();
+          Value field = LLVM::GEPOp::create(b, loc, ptrTy, i8, root,
+                                            ArrayRef<LLVM::GEPArg>{span[0]},
+                                            LLVM::GEPNoWrapFlags::inbounds);
+          Value bytes = cst(b, i64, span[1]);
+          bool read = std::string(what) == "read";
+          LLVM::MemcpyOp::create(b, loc, read ? data : field,
+                                 read ? field : data, bytes,
+                                 /*isVolatile=*/false);
+          LLVM::ReturnOp::create(b, loc, cst(b, i32, kOk));
+          continue;
+        }
       auto k = kernelFunc(ifaceutil::accessorName(what, f), false);
       if (!k) {
         LLVM::ReturnOp::create(b, loc, unsupported(b, c));

@@ -140,12 +140,16 @@ struct GenerateFieldAccessorsPass
 private:
   LogicalResult checkKernels(ModuleOp module, const ModuleInterface &m);
   void generate(ModuleOp module, const FieldDesc &f, const snode::PlaceLayout &p);
+  /// Fields copied with memcpy: place name -> byte offset in the root buffer
+  /// (the module attribute kBulkCopyAttrName).
+  SmallVector<NamedAttribute> bulkCopies;
 };
 
 LogicalResult GenerateFieldAccessorsPass::checkKernels(ModuleOp module,
                                                        const ModuleInterface &m) {
+  SymbolTable symbols(module);
   for (const KernelDesc &k : m.kernels) {
-    auto op = module.lookupSymbol<tc::KernelOp>(k.symbol);
+    auto op = symbols.lookup<tc::KernelOp>(k.symbol);
     if (!op)
       return module.emitError("tic.interface names kernel '")
              << k.symbol << "' but the module has no tc.kernel @" << k.symbol;
@@ -162,6 +166,26 @@ LogicalResult GenerateFieldAccessorsPass::checkKernels(ModuleOp module,
              << " components";
   }
   return success();
+}
+
+/// Whether field `p`'s elements lie in the root buffer exactly as in its C
+/// array: row-major, components innermost, no padding.
+static bool isContiguous(const snode::PlaceLayout &p) {
+  if (!p.supported || !p.strides || p.components.empty())
+    return false;
+  int64_t comp = snode::getComponentSize(p.components.front());
+  for (auto [c, off] : llvm::enumerate(p.componentOffsets))
+    if (off != int64_t(c) * comp || p.components[c] != p.components.front())
+      return false;
+  if (p.elementSize != comp * int64_t(p.components.size()))
+    return false;
+  int64_t expect = p.elementSize;
+  for (size_t d = p.shape.size(); d-- > 0;) {
+    if ((*p.strides)[d] != expect)
+      return false;
+    expect *= p.shape[d];
+  }
+  return true;
 }
 
 void GenerateFieldAccessorsPass::generate(ModuleOp module, const FieldDesc &f,
@@ -210,6 +234,19 @@ void GenerateFieldAccessorsPass::generate(ModuleOp module, const FieldDesc &f,
   bool uniform = llvm::all_of(comps, [&](Type t) { return t == comps.front(); });
   bool bulk = f.hasBulk() && uniform && !comps.empty();
   bool clear = !f.primal.empty();
+  // A small field stored exactly like the C array (row-major, components
+  // innermost, no gaps) is read and written with one memcpy by its C entry
+  // point (CEntryPoints.cpp): no copy kernels, so thousands of small fields
+  // compile in a fraction of the time, and a small copy skips the parallel
+  // dispatch. Larger fields keep the parallel copy kernels.
+  if (bulk && isContiguous(p) &&
+      p.numElements() * p.elementSize <= kMemcpyBulkMaxBytes) {
+    bulkCopies.push_back(NamedAttribute(
+        StringAttr::get(ctx, f.place),
+        DenseI64ArrayAttr::get(
+            ctx, {p.baseOffset, p.numElements() * p.elementSize})));
+    bulk = false;
+  }
   if (!bulk && !clear) return;
 
   // Builds a kernel whose body visits every element: `visit(b, idx)` inside
@@ -323,6 +360,9 @@ void GenerateFieldAccessorsPass::runOnOperation() {
     if (!lowerable) continue;
     generate(module, f, *p);
   }
+  if (!bulkCopies.empty())
+    module->setAttr(kBulkCopyAttrName,
+                    DictionaryAttr::get(module.getContext(), bulkCopies));
 }
 
 } // namespace

@@ -31,11 +31,21 @@ namespace tic::snode {
 /// The module (closest ancestor ModuleOp, or the top-level op) of `from`.
 mlir::Operation *getSymbolScope(mlir::Operation *from);
 /// Tree `name` among the snode.tree ops of the module of `from`.
-TreeOp lookupTree(mlir::Operation *from, llvm::StringRef name);
+TreeOp lookupTree(mlir::Operation *from, llvm::StringRef name,
+                  mlir::SymbolTableCollection *tables = nullptr);
 /// Container op (SNodeContainerOpInterface) named `name` in any tree.
-SNodeContainerOpInterface lookupNode(mlir::Operation *from, llvm::StringRef name);
-/// Place op named `name` in any tree.
-PlaceOp lookupPlace(mlir::Operation *from, llvm::StringRef name);
+///
+/// With `tables` (from verifySymbolUses) the lookup is O(1): it uses the
+/// name index that snode.tree's verifier builds for the module in the same
+/// verification run (nested ops are verified before the module's symbol
+/// uses), checked against `tables` to be current. Without, or when there is
+/// no current index, it walks the trees.
+SNodeContainerOpInterface
+lookupNode(mlir::Operation *from, llvm::StringRef name,
+           mlir::SymbolTableCollection *tables = nullptr);
+/// Place op named `name` in any tree (see lookupNode).
+PlaceOp lookupPlace(mlir::Operation *from, llvm::StringRef name,
+                    mlir::SymbolTableCollection *tables = nullptr);
 /// Containers from the tree down to `nodeOrPlace` (inclusive when it is a
 /// container; a place's own path ends at its parent container).
 llvm::SmallVector<SNodeContainerOpInterface> getContainerPath(mlir::Operation *nodeOrPlace);

@@ -15,6 +15,7 @@
 #include "tic/Conversion/LLVMUtils.h"
 
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace tic {
 #define GEN_PASS_DEF_LOWERFIELDACCESS
@@ -88,16 +89,29 @@ struct LowerFieldAccessPass
               domain, StringAttr::get(module.getContext(), f));
       }
     }
-    auto tag = [&](Operation *mem, StringRef field) {
-      if (scopes.size() < 2)
+    // Only the fields a kernel accesses need telling apart inside it: the
+    // noalias lists are per kernel (module-wide lists made every access
+    // name every other field, quadratic in the number of fields).
+    DenseMap<Operation *, llvm::SetVector<StringRef>> fieldsOf;
+    for (Operation *op : accesses)
+      fieldsOf[op->getParentOfType<tc::KernelOp>()].insert(
+          op->getAttrOfType<FlatSymbolRefAttr>("field").getValue());
+    DenseMap<std::pair<Operation *, StringRef>, ArrayAttr> noAliasLists;
+    auto tag = [&](Operation *mem, Operation *kernel, StringRef field) {
+      const llvm::SetVector<StringRef> &used = fieldsOf[kernel];
+      if (used.size() < 2)
         return; // one field: nothing to tell apart
+      ArrayAttr &others = noAliasLists[{kernel, field}];
+      if (!others) {
+        SmallVector<Attribute> list;
+        for (StringRef name : used)
+          if (name != field)
+            list.push_back(scopes[name]);
+        others = ArrayAttr::get(mem->getContext(), list);
+      }
       auto aa = cast<LLVM::AliasAnalysisOpInterface>(mem);
-      SmallVector<Attribute> others;
-      for (auto &[name, scope] : scopes)
-        if (name != field)
-          others.push_back(scope);
       aa.setAliasScopes(ArrayAttr::get(mem->getContext(), {scopes[field]}));
-      aa.setNoAliasScopes(ArrayAttr::get(mem->getContext(), others));
+      aa.setNoAliasScopes(others);
     };
     for (Operation *op : accesses) {
       StringRef field = op->getAttrOfType<FlatSymbolRefAttr>("field").getValue();
@@ -118,23 +132,25 @@ struct LowerFieldAccessPass
       }
       OpBuilder b(op);
       Location loc = op->getLoc();
+      Operation *kernel = op->getParentOfType<tc::KernelOp>();
       if (auto load = dyn_cast<tc::LoadOp>(op)) {
         Value addr = buildComponentAddress(b, loc, *pl, load.getIndices(), load.getComp());
         unsigned align = snode::getComponentSize(load.getType());
         auto v = LLVM::LoadOp::create(b, loc, load.getType(), addr, align);
-        tag(v, field);
+        tag(v, kernel, field);
         load.replaceAllUsesWith(v.getResult());
       } else if (auto store = dyn_cast<tc::StoreOp>(op)) {
         Value addr = buildComponentAddress(b, loc, *pl, store.getIndices(), store.getComp());
         unsigned align = snode::getComponentSize(store.getValue().getType());
-        tag(LLVM::StoreOp::create(b, loc, store.getValue(), addr, align), field);
+        tag(LLVM::StoreOp::create(b, loc, store.getValue(), addr, align),
+            kernel, field);
       } else if (auto rmw = dyn_cast<tc::AtomicRMWOp>(op)) {
         Value addr = buildComponentAddress(b, loc, *pl, rmw.getIndices(), rmw.getComp());
         Type t = rmw.getValue().getType();
         auto old = LLVM::AtomicRMWOp::create(b, loc, toLLVMAtomicBinOp(rmw.getKind(), t),
                                              addr, rmw.getValue(),
                                              LLVM::AtomicOrdering::monotonic);
-        tag(old, field);
+        tag(old, kernel, field);
         rmw.replaceAllUsesWith(old.getResult());
       }
       op->erase();

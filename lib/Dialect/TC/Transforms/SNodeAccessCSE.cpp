@@ -60,7 +60,12 @@ struct SNodeAccessCSEPass : tic::impl::SNodeAccessCSEBase<SNodeAccessCSEPass> {
     module.walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (isMicroAccess(op)) ops.push_back(op);
     });
-    llvm::DenseMap<llvm::hash_code, SmallVector<Operation *, 2>> seen;
+    // Buckets per kernel (an op never dominates one in another function):
+    // module-wide buckets compared every kernel's root_ptr with all others,
+    // quadratic in the number of kernels.
+    llvm::DenseMap<std::pair<Operation *, llvm::hash_code>,
+                   SmallVector<Operation *, 2>>
+        seen;
     auto hashOf = [](Operation *op) {
       return OperationEquivalence::computeHash(
           op, OperationEquivalence::directHashValue,
@@ -69,7 +74,8 @@ struct SNodeAccessCSEPass : tic::impl::SNodeAccessCSEBase<SNodeAccessCSEPass> {
     };
     for (Operation *op : ops) {
       llvm::hash_code h = hashOf(op);
-      auto &bucket = seen[h];
+      auto &bucket =
+          seen[{op->getParentWithTrait<OpTrait::IsIsolatedFromAbove>(), h}];
       Operation *replacement = nullptr;
       for (Operation *prev : bucket)
         if (OperationEquivalence::isEquivalentTo(
