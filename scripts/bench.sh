@@ -5,7 +5,10 @@
 # `import taichi` works, and tic's own compile time per module.
 #
 #   scripts/bench.sh [--reps N] [--warmup N] [--threads N] [--compile-reps N]
-#                    [--no-taichi] [--no-build]
+#                    [--no-taichi] [--no-build] [--scaling-max N] [--no-scaling]
+# The compile-time scaling table compiles generated modules of 100, 1000,
+# ... up to --scaling-max (default 10000) fields and kernels, and of 10x as
+# many statements in one kernel (bench/gen_module.py); a few minutes.
 # Environment: TIC_BUILD_DIR (default build), CMAKE_BUILD_PARALLEL_LEVEL,
 # OMP_WAIT_POLICY (default here: passive, which keeps the references' idle
 # OpenMP threads from spinning while tic's kernels run; it also makes tic's
@@ -15,6 +18,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 REPS=15 WARMUP=3 THREADS=$(nproc) COMPILE_REPS=5 TAICHI=1 BUILD=1
+SCALING_MAX=10000
 while [ $# -gt 0 ]; do
   case "$1" in
     --reps) REPS=$2; shift 2 ;;
@@ -23,7 +27,9 @@ while [ $# -gt 0 ]; do
     --compile-reps) COMPILE_REPS=$2; shift 2 ;;
     --no-taichi) TAICHI=0; shift ;;
     --no-build) BUILD=0; shift ;;
-    -h|--help) sed -n "2,12p" "$0"; exit 0 ;;
+    --scaling-max) SCALING_MAX=$2; shift 2 ;;
+    --no-scaling) SCALING_MAX=0; shift ;;
+    -h|--help) sed -n "2,15p" "$0"; exit 0 ;;
     *) echo "bench.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -113,11 +119,31 @@ else
   echo "   ($TIC not built)"
 fi
 
+if [ -x "$TIC" ] && [ "$SCALING_MAX" -ge 100 ]; then
+  echo "== tic compile time scaling (generated modules, one run each)"
+  for kind in fields kernels statements; do
+    n=100
+    while [ "$n" -le "$SCALING_MAX" ]; do
+      size=$n
+      [ "$kind" = statements ] && size=$((n * 10))
+      python3 bench/gen_module.py "$kind" "$size" > "$OUT/scale.tc"
+      t0=$(date +%s%N)
+      if "$TIC" "$OUT/scale.tc" -O3 -o "$OUT/scale.o" --header "$OUT/scale.h" >/dev/null 2>&1; then
+        t1=$(date +%s%N)
+        echo "SCALING kind=$kind n=$size ms=$(( (t1 - t0) / 1000000 ))" | tee -a "$LOG"
+      else
+        echo "SCALING kind=$kind n=$size failed" | tee -a "$LOG"
+      fi
+      n=$((n * 10))
+    done
+  done
+fi
+
 echo
 python3 - "$LOG" "$TAICHI_NOTE" <<'PY'
 import sys
 log, note = sys.argv[1], sys.argv[2]
-res, tai, comp, bw, bad = {}, {}, [], {}, []
+res, tai, comp, bw, bad, scaling = {}, {}, [], {}, [], []
 for line in open(log):
     w = line.split()
     if not w:
@@ -131,6 +157,8 @@ for line in open(log):
         tai[(kv["bench"], kv["variant"])] = kv
     elif w[0] == "COMPILE":
         comp.append((w[1].split("=")[1], kv.get("ms", "failed")))
+    elif w[0] == "SCALING":
+        scaling.append((kv["kind"], int(kv["n"]), kv.get("ms")))
     elif w[0] in ("MISSING", "FAILED"):
         bad.append(" ".join(w))
 
@@ -164,4 +192,21 @@ print("| module | tic compile time (ms, median) |")
 print("| --- | ---: |")
 for m, ms in comp:
     print(f"| bench/{m}.tc | {ms} |")
+if scaling:
+    print()
+    print("Compile time of generated modules (bench/gen_module.py, -O3): ms per "
+          "field / kernel / statement, and growth = (time per unit) / (time per "
+          "unit at the previous size); 1.0 is linear.")
+    print()
+    print("| module | size | compile (ms) | ms per unit | growth |")
+    print("| --- | ---: | ---: | ---: | ---: |")
+    prev = {}
+    for kind, n, ms in scaling:
+        if ms is None:
+            print(f"| {kind} | {n} | failed | | |")
+            continue
+        per = int(ms) / n
+        growth = f"{per / prev[kind]:.2f}" if kind in prev and prev[kind] > 0 else "-"
+        prev[kind] = per
+        print(f"| {kind} | {n} | {ms} | {per:.3f} | {growth} |")
 PY
