@@ -136,6 +136,16 @@ void Sema::checkCNames() {
   std::set<uint32_t> reported; // one error per declaration
   auto claim = [&](const std::string &id, const std::string &what,
                    SourceRange range) {
+    // C++ reserves every identifier containing "__" (`sim__x_get` from a
+    // field `_x`, `sim__ctx` from a module `sim_`).
+    if (id.find("__") != std::string::npos) {
+      if (reported.insert(range.begin.offset).second)
+        error(range.isValid() ? range : modRange,
+              what + " would be declared in C as '" + id +
+                  "', which contains '__' (reserved in C++); rename it "
+                  "without leading, trailing or doubled underscores");
+      return;
+    }
     auto [it, fresh] = seen.emplace(id, Claim{what, range});
     if (fresh || !reported.insert(range.begin.offset).second)
       return;

@@ -134,10 +134,17 @@ std::string cSuffix(const std::string &s) {
 /// tic_, TC_, TIC_: `tc_status`, `TIC_RUNTIME_H`).
 std::string cIdent(const std::string &s) {
   std::string r = cSuffix(s);
-  if (r.empty() || std::isdigit((unsigned char)r[0]))
+  // No "__" anywhere (reserved in C++), no leading '_' + capital (C).
+  std::string collapsed;
+  for (char c : r)
+    if (!(c == '_' && !collapsed.empty() && collapsed.back() == '_'))
+      collapsed += c;
+  bool reserved = collapsed != r || (r.size() > 1 && r[0] == '_' &&
+                                     std::isupper((unsigned char)r[1]));
+  r = collapsed;
+  if (reserved && !r.empty() && r[0] == '_')
     r = "p" + r;
-  if (r[0] == '_' && r.size() > 1 &&
-      (r[1] == '_' || std::isupper((unsigned char)r[1])))
+  if (r.empty() || std::isdigit((unsigned char)r[0]))
     r = "p" + r;
   auto prefixed = [&](const char *p) {
     for (size_t i = 0; p[i]; ++i)
@@ -585,7 +592,9 @@ void finalizeNames(ModuleInterface &m) {
     std::set<std::string> names;
     for (ParamDesc &p : k.params) {
       p.cName = cIdent(p.name);
-      while (!names.insert(p.cName).second) p.cName += "_";
+      std::string base = p.cName;
+      for (int n = 2; !names.insert(p.cName).second; ++n)
+        p.cName = base + "_" + std::to_string(n);
     }
   }
 }
