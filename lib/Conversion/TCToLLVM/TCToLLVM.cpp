@@ -18,6 +18,7 @@
 #include "tic/Conversion/Passes.h"
 #include "tic/Dialect/SNode/SNodeLayout.h"
 #include "tic/Dialect/TC/TCDialect.h"
+#include "tic/Target/RuntimeABI.h"
 
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -105,13 +106,6 @@ private:
   Operation *lastOutlined = nullptr; // keeps bodies in loop order
 };
 
-/// struct tc_ndarray { void *data; int32_t ndim; int64_t shape[8]; int32_t dtype; }
-static Type ndarrayStructType(MLIRContext *ctx) {
-  auto i64 = IntegerType::get(ctx, 64), i32 = IntegerType::get(ctx, 32);
-  return LLVM::LLVMStructType::getLiteral(
-      ctx, {LLVM::LLVMPointerType::get(ctx), i32, LLVM::LLVMArrayType::get(i64, 8), i32});
-}
-
 FailureOr<func::FuncOp> Lowering::convertKernel(tc::KernelOp kernel) {
   OpBuilder b(kernel);
   Location loc = kernel.getLoc();
@@ -128,7 +122,7 @@ FailureOr<func::FuncOp> Lowering::convertKernel(tc::KernelOp kernel) {
   // ndarray parameters: load the data pointer and the extents once.
   DenseMap<Value, NDArrayInfo> nd;
   OpBuilder eb = OpBuilder::atBlockBegin(&entry);
-  Type ndTy = ndarrayStructType(ctx);
+  Type ndTy = abi::ndarrayType(ctx);
   for (BlockArgument arg : entry.getArguments().drop_front()) {
     auto t = dyn_cast<tc::NDArrayType>(arg.getType());
     if (!t) continue;
@@ -136,9 +130,10 @@ FailureOr<func::FuncOp> Lowering::convertKernel(tc::KernelOp kernel) {
     info.elementType = t.getElementType();
     info.data = LLVM::LoadOp::create(eb, loc, ptrTy, arg, /*alignment=*/8);
     for (unsigned d = 0; d < t.getRank(); ++d) {
-      Value p = LLVM::GEPOp::create(eb, loc, ptrTy, ndTy, arg,
-                                    ArrayRef<LLVM::GEPArg>{0, 2, int32_t(d)},
-                                    LLVM::GEPNoWrapFlags::inbounds);
+      Value p = LLVM::GEPOp::create(
+          eb, loc, ptrTy, ndTy, arg,
+          ArrayRef<LLVM::GEPArg>{0, abi::kNDShape, int32_t(d)},
+          LLVM::GEPNoWrapFlags::inbounds);
       info.shape.push_back(LLVM::LoadOp::create(eb, loc, eb.getI64Type(), p, 8));
     }
     nd[arg] = info;

@@ -10,6 +10,7 @@
 
 #include "tic/Conversion/LLVMUtils.h"
 #include "tic/Target/Interface.h"
+#include "tic/Target/RuntimeABI.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
@@ -26,14 +27,12 @@ using iface::ValueDesc;
 
 namespace {
 
-// tc_status values (tic/runtime.h).
-enum : int32_t {
-  kOk = 0,
-  kInvalidArgument = 1,
-  kOutOfBounds = 5,
-  kUnsupported = 7,
-  kInternal = 8,
-};
+// tc_status values, the tc_ndarray and descriptor layouts: from the
+// runtime's own headers (tic/Target/RuntimeABI.h).
+using abi::kInvalidArgument;
+using abi::kOk;
+using abi::kOutOfBounds;
+using abi::kUnsupported;
 
 class Generator {
 public:
@@ -149,10 +148,7 @@ private:
       out.push_back(LLVM::ExtractValueOp::create(b, loc, r, ArrayRef<int64_t>{c}));
     return out;
   }
-  Type ndarrayType() {
-    return LLVM::LLVMStructType::getLiteral(
-        ctx, {ptrTy, i32, LLVM::LLVMArrayType::get(i64, 8), i32});
-  }
+  Type ndarrayType() { return abi::ndarrayType(ctx); }
   /// The lowered kernel `name`, made internal; null (with an error when
   /// `required`) when absent.
   LLVM::LLVMFuncOp kernelFunc(StringRef name, bool required) {
@@ -223,8 +219,7 @@ void Generator::genContext() {
                            bytesSym, mb.getI64TensorAttr(a.asArrayRef()), 8);
   }
   // static const tic_rt_module_desc desc = {...};
-  auto descTy = LLVM::LLVMStructType::getLiteral(
-      ctx, {i32, ptrTy, i64, i64, i32, ptrTy, ptrTy});
+  auto descTy = abi::moduleDescType(ctx);
   auto desc = LLVM::GlobalOp::create(mb, loc, descTy, true, LLVM::Linkage::Internal,
                                      "__tic_module_desc", Attribute(), 8);
   {
@@ -235,7 +230,7 @@ void Generator::genContext() {
     auto put = [&](Value v, int64_t i) {
       d = LLVM::InsertValueOp::create(ib, loc, d, v, ArrayRef<int64_t>{i});
     };
-    put(cst(ib, i32, 2), 0); // TIC_RT_ABI_VERSION
+    put(cst(ib, i32, abi::kAbiVersion), 0);
     put(str(ib, M), 1);
     put(cst(ib, i64, rootSize), 2);
     put(cst(ib, i64, rootAlign), 3);
@@ -502,13 +497,16 @@ void Generator::genField(const FieldDesc &f) {
       auto fieldPtr = [&](ArrayRef<LLVM::GEPArg> idx) {
         return LLVM::GEPOp::create(b, loc, ptrTy, ndTy, arr, idx);
       };
-      LLVM::StoreOp::create(b, loc, data, fieldPtr({0, 0}));
-      LLVM::StoreOp::create(b, loc, cst(b, i32, rank + 1), fieldPtr({0, 1}));
-      for (unsigned d = 0; d < 8; ++d) {
+      LLVM::StoreOp::create(b, loc, data, fieldPtr({0, abi::kNDData}));
+      LLVM::StoreOp::create(b, loc, cst(b, i32, rank + 1),
+                            fieldPtr({0, abi::kNDRank}));
+      for (unsigned d = 0; d < TC_NDARRAY_MAX_DIMS; ++d) {
         int64_t e = d < rank ? f.shape[d] : d == rank ? int64_t(ncomp) : 0;
-        LLVM::StoreOp::create(b, loc, cst(b, i64, e), fieldPtr({0, 2, int32_t(d)}));
+        LLVM::StoreOp::create(b, loc, cst(b, i64, e),
+                              fieldPtr({0, abi::kNDShape, int32_t(d)}));
       }
-      LLVM::StoreOp::create(b, loc, cst(b, i32, iface::tcDTypeValue(T)), fieldPtr({0, 3}));
+      LLVM::StoreOp::create(b, loc, cst(b, i32, iface::tcDTypeValue(T)),
+                            fieldPtr({0, abi::kNDDType}));
       LLVM::CallOp::create(b, loc, k, ValueRange{c, arr});
       LLVM::ReturnOp::create(b, loc, takeStatus(b, c));
     }
@@ -610,7 +608,6 @@ LogicalResult Generator::run() {
   for (auto f : module.getOps<LLVM::LLVMFuncOp>())
     if (f.getName().starts_with("__tic_") && !f.isExternal())
       f.setLinkage(LLVM::Linkage::Internal);
-  (void)kInternal;
   return failure(failed_);
 }
 

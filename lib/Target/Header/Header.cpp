@@ -16,6 +16,8 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include "tic/runtime.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -41,14 +43,24 @@ struct DTypeInfo {
   const char *name, *cType, *tcName;
   int value;
 };
+// The values are the runtime's own (tic/runtime.h): one definition.
+#define TIC_DTYPE(name, ctype, tc)                                             \
+  { name, ctype, #tc, tc }
 const DTypeInfo kDTypes[] = {
-    {"i8", "int8_t", "TC_DTYPE_I8", 0},       {"i16", "int16_t", "TC_DTYPE_I16", 1},
-    {"i32", "int32_t", "TC_DTYPE_I32", 2},    {"i64", "int64_t", "TC_DTYPE_I64", 3},
-    {"u8", "uint8_t", "TC_DTYPE_U8", 4},      {"u16", "uint16_t", "TC_DTYPE_U16", 5},
-    {"u32", "uint32_t", "TC_DTYPE_U32", 6},   {"u64", "uint64_t", "TC_DTYPE_U64", 7},
-    {"f16", "uint16_t", "TC_DTYPE_F16", 8},   {"f32", "float", "TC_DTYPE_F32", 9},
-    {"f64", "double", "TC_DTYPE_F64", 10},    {"bool", "uint8_t", "TC_DTYPE_BOOL", 11},
+    TIC_DTYPE("i8", "int8_t", TC_DTYPE_I8),
+    TIC_DTYPE("i16", "int16_t", TC_DTYPE_I16),
+    TIC_DTYPE("i32", "int32_t", TC_DTYPE_I32),
+    TIC_DTYPE("i64", "int64_t", TC_DTYPE_I64),
+    TIC_DTYPE("u8", "uint8_t", TC_DTYPE_U8),
+    TIC_DTYPE("u16", "uint16_t", TC_DTYPE_U16),
+    TIC_DTYPE("u32", "uint32_t", TC_DTYPE_U32),
+    TIC_DTYPE("u64", "uint64_t", TC_DTYPE_U64),
+    TIC_DTYPE("f16", "uint16_t", TC_DTYPE_F16),
+    TIC_DTYPE("f32", "float", TC_DTYPE_F32),
+    TIC_DTYPE("f64", "double", TC_DTYPE_F64),
+    TIC_DTYPE("bool", "uint8_t", TC_DTYPE_BOOL),
 };
+#undef TIC_DTYPE
 const DTypeInfo *lookupDType(const std::string &d) {
   for (const DTypeInfo &i : kDTypes)
     if (d == i.name) return &i;
