@@ -27,6 +27,7 @@ void tic::buildCPULoweringPipeline(mlir::OpPassManager &pm,
   if (options.demoteAtomics)
     pm.addPass(createDemoteAtomics());
   pm.addPass(createLowerStructFor());
+  pm.addPass(createSplitIndexSet());
   pm.addPass(createLowerFieldAccess());
   if (options.cleanup) pm.addPass(mlir::createCSEPass());
   if (options.accessCSE) pm.addPass(createSNodeAccessCSE());

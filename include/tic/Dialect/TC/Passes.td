@@ -34,6 +34,27 @@ def LowerStructFor : Pass<"tic-lower-struct-for", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def SplitIndexSet : Pass<"tic-split-index-set", "::mlir::ModuleOp"> {
+  let summary = "Turn boundary tests on parallel loop indices into loop bounds";
+  let description = [{
+    Index-set splitting for the way Taichi programs write stencils:
+
+      for i, j in u { if i > 0 and i < n - 1 and j > 0 and j < n - 1 { ... } }
+
+    When the body of a tc.parallel_for is pure ops plus one `scf.if` without
+    else and results, each conjunct of its condition that compares an
+    induction variable with a loop-invariant value (`i > c`, `i >= c`,
+    `i < c`, `i <= c`, either operand order, signed) narrows that dimension's
+    bounds instead (lb = max(lb, c + 1), ub = min(ub, c), ...), and leaves
+    the condition; with no conjunct left the `scf.if` is inlined. Iterations
+    cut off are exactly those where the condition is false and the body does
+    nothing. `c + 1` is only formed for constants (no overflow); `i > v` and
+    `i <= v` for a run-time `v` stay tests. The loop then vectorizes without
+    masked loads and stores (slow on AMD CPUs).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+}
+
 def DemoteAtomics : Pass<"tic-demote-atomics", "::mlir::ModuleOp"> {
   let summary = "Turn atomics that cannot race into plain load / op / store";
   let description = [{
