@@ -59,8 +59,8 @@ int main(int argc, char **argv) {
     std::snprintf(variant, sizeof variant, "%lldx%lld%s", (long long)n,
                   (long long)n, suffix);
     checkErr(("stencil" + std::string(suffix)).c_str(), err, 1e-5);
-    Pair t = medianPairMs(args, [&] { step(ctx); },
-                          [&] { stencilRef(a.data(), b.data(), n); });
+    Pair t = medianPairMs(
+        args, [&] { step(ctx); }, [&] { stencilRef(a.data(), b.data(), n); });
     result("stencil", variant, t.ours, t.ref, err, gb);
   };
   measure("", stencil_step);
