@@ -218,6 +218,28 @@ public:
 std::string typeName(const Type *t);
 inline bool isReservedName(const std::string &n) { return n == "root"; }
 
+inline bool isIntLike(const Type *t) {
+  return t && (t->isInt() || t->isBool());
+}
+
+/// "1 index", "3 indices", "2 arguments".
+inline std::string plural(size_t n, const char *w) {
+  if (n != 1 && std::string(w) == "index")
+    return std::to_string(n) + " indices";
+  return std::to_string(n) + " " + w + (n == 1 ? "" : "s");
+}
+
+/// The n x n identity matrix of element type `m->elem`, as a constant.
+inline ConstValue identityConst(const MatrixType *m, TypeContext &types) {
+  auto *el = static_cast<const ScalarType *>(m->elem);
+  std::vector<ConstValue> es;
+  for (unsigned r = 0; r < m->rows; ++r)
+    for (unsigned c = 0; c < m->cols; ++c)
+      es.push_back(
+          convertConst(ConstValue::makeInt(r == c, types.i32()), el, types));
+  return ConstValue::makeAggregate(std::move(es), m);
+}
+
 } // namespace sema
 } // namespace tic
 
