@@ -59,6 +59,8 @@ void runCompiler(const Job &job) {
   semaOpts.moduleStem = "fuzz";
   semaOpts.defaultFloat = job.size % 5 == 0 ? "f64" : "f32";
   semaOpts.debug = debug;
+  // Scaled down like the front-end fuzzer's: the same checks, reached sooner.
+  semaOpts.maxUnrolledStatements = 4096;
   std::unique_ptr<sema::CheckedModule> checked =
       sema::analyze(*program, diags, semaOpts);
   if (!checked || diags.hasErrors())

@@ -1,12 +1,8 @@
-//===- SNode.td - the snode dialect ------------------------*- tablegen -*-===//
-//
-// The layout tree (snode.tree and its containers/places) and the micro-access
-// operations that field accesses are decomposed into.
-//
+//===- SNodeOps.td - layout tree and micro-access operations ---*- tablegen -*-===//
 //===----------------------------------------------------------------------===//
 
-#ifndef TIC_DIALECT_SNODE_TD
-#define TIC_DIALECT_SNODE_TD
+#ifndef TIC_DIALECT_SNODE_SNODEOPS_TD
+#define TIC_DIALECT_SNODE_SNODEOPS_TD
 
 include "mlir/IR/OpBase.td"
 include "mlir/IR/AttrTypeBase.td"
@@ -14,51 +10,9 @@ include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/IR/BuiltinAttributes.td"
-
-def SNode_Dialect : Dialect {
-  let name = "snode";
-  let cppNamespace = "::tic::snode";
-  let summary = "Layout trees (SNodes) and micro-access operations";
-  let useDefaultTypePrinterParser = 1;
-  let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::arith::ArithDialect"];
-}
-
-class SNode_Op<string mnemonic, list<Trait> traits = []>
-    : Op<SNode_Dialect, mnemonic, traits>;
-
-//===----------------------------------------------------------------------===//
-// Types
-//===----------------------------------------------------------------------===//
-
-def SNode_PtrType : TypeDef<SNode_Dialect, "Ptr"> {
-  let mnemonic = "ptr";
-  let summary = "opaque pointer to a cell or container of an SNode";
-}
-
-//===----------------------------------------------------------------------===//
-// Container interface
-//===----------------------------------------------------------------------===//
-
-def SNode_ContainerOpInterface : OpInterface<"SNodeContainerOpInterface"> {
-  let cppNamespace = "::tic::snode";
-  let description = [{
-    Common view of every container SNode (dense, pointer, bitmasked, hash,
-    dynamic, bit_struct, bit_array): a name, the axes it splits, the extent per
-    axis and a single-block region holding its children.
-  }];
-  let methods = [
-    InterfaceMethod<"node name", "::llvm::StringRef", "getNodeName", (ins),
-      [{}], [{ return $_op.getSymName(); }]>,
-    InterfaceMethod<"axes of this level", "::llvm::ArrayRef<int64_t>",
-      "getAxesArray", (ins), [{}], [{ return $_op.getAxes(); }]>,
-    InterfaceMethod<"extent per axis", "::llvm::ArrayRef<int64_t>",
-      "getShapeArray", (ins), [{}], [{ return $_op.getShape(); }]>,
-    InterfaceMethod<"node kind", "::tic::snode::SNodeKind", "getKind", (ins),
-      [{}], [{ return ConcreteOp::kKind; }]>,
-    InterfaceMethod<"children region", "::mlir::Region &", "getChildren",
-      (ins), [{}], [{ return $_op.getBody(); }]>,
-  ];
-}
+include "tic/Dialect/SNode/SNodeDialect.td"
+include "tic/Dialect/SNode/SNodeTypes.td"
+include "tic/Dialect/SNode/SNodeInterfaces.td"
 
 //===----------------------------------------------------------------------===//
 // Layout tree
@@ -211,4 +165,4 @@ def SNode_PlacePtrOp : SNode_Op<"place_ptr", [Pure,
   let hasVerifier = 1;
 }
 
-#endif // TIC_DIALECT_SNODE_TD
+#endif // TIC_DIALECT_SNODE_SNODEOPS_TD

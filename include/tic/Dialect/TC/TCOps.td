@@ -1,11 +1,8 @@
-//===- TC.td - the tc dialect ------------------------------*- tablegen -*-===//
-//
-// Kernels, parallel loops and (scalarized) field access.
-//
+//===- TCOps.td - tc operations: kernels, loops, field access ---*- tablegen -*-===//
 //===----------------------------------------------------------------------===//
 
-#ifndef TIC_DIALECT_TC_TD
-#define TIC_DIALECT_TC_TD
+#ifndef TIC_DIALECT_TC_TCOPS_TD
+#define TIC_DIALECT_TC_TCOPS_TD
 
 include "mlir/IR/OpBase.td"
 include "mlir/IR/AttrTypeBase.td"
@@ -17,37 +14,9 @@ include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Interfaces/FunctionInterfaces.td"
 include "mlir/Interfaces/CallInterfaces.td"
 include "mlir/IR/OpAsmInterface.td"
-
-def TC_Dialect : Dialect {
-  let name = "tc";
-  let cppNamespace = "::tic::tc";
-  let summary = "tic kernels, parallel loops and field access";
-  let useDefaultTypePrinterParser = 1;
-  let dependentDialects = ["::tic::snode::SNodeDialect"];
-}
-
-class TC_Op<string mnemonic, list<Trait> traits = []>
-    : Op<TC_Dialect, mnemonic, traits>;
-
-//===----------------------------------------------------------------------===//
-// Types and enums
-//===----------------------------------------------------------------------===//
-
-def TC_NDArrayType : TypeDef<TC_Dialect, "NDArray"> {
-  let mnemonic = "ndarray";
-  let summary = "external dense row-major array passed by the host";
-  let parameters = (ins "::mlir::Type":$elementType, "unsigned":$rank);
-  let assemblyFormat = "`<` $elementType `,` $rank `>`";
-  let genVerifyDecl = 1;
-}
-
-def TC_AtomicKind : I32EnumAttr<"AtomicKind", "atomic read-modify-write kind", [
-    I32EnumAttrCase<"add", 0>, I32EnumAttrCase<"sub", 1>,
-    I32EnumAttrCase<"min", 2>, I32EnumAttrCase<"max", 3>,
-    I32EnumAttrCase<"and_", 4, "and">, I32EnumAttrCase<"or_", 5, "or">,
-    I32EnumAttrCase<"xor_", 6, "xor">]> {
-  let cppNamespace = "::tic::tc";
-}
+include "tic/Dialect/TC/TCDialect.td"
+include "tic/Dialect/TC/TCTypes.td"
+include "tic/Dialect/TC/TCAttrs.td"
 
 def TC_Scalar : AnyTypeOf<[AnySignlessInteger, AnyFloat]>;
 def TC_Index : I<32>;
@@ -254,4 +223,4 @@ def TC_BoundsCheckOp : TC_Op<"bounds_check"> {
   let assemblyFormat = "$index `,` $extent `,` $field `,` $axis attr-dict";
 }
 
-#endif // TIC_DIALECT_TC_TD
+#endif // TIC_DIALECT_TC_TCOPS_TD
