@@ -25,6 +25,8 @@
 
 #include "SemaImpl.h"
 
+#include "tic/Frontend/CNames.h"
+
 #include <cctype>
 #include <map>
 #include <set>
@@ -41,21 +43,6 @@ bool isCIdentifier(const std::string &s) {
     if (!std::isalnum((unsigned char)c) && c != '_')
       return false;
   return true;
-}
-
-/// `s` with every character that cannot appear in a C identifier as '_'.
-std::string cSuffix(const std::string &s) {
-  std::string r;
-  for (char c : s)
-    r += (std::isalnum((unsigned char)c) || c == '_') ? c : '_';
-  return r;
-}
-
-std::string upper(const std::string &s) {
-  std::string r = s;
-  for (char &c : r)
-    c = char(std::toupper((unsigned char)c));
-  return r;
 }
 
 /// A valid C identifier close to `s`, for the suggested fix.
@@ -93,8 +80,8 @@ void Sema::checkCNames() {
       fromFile ? "the module name '" + M + "' (taken from the file name)"
                : "the module name '" + M + "'";
   bool runtimePrefix = startsWithNoCase(M, "tc_") ||
-                       startsWithNoCase(M, "tic_") || upper(M) == "TC" ||
-                       upper(M) == "TIC";
+                       startsWithNoCase(M, "tic_") || macroCase(M) == "TC" ||
+                       macroCase(M) == "TIC";
   std::string suggestion = suggestIdentifier(M);
   if (runtimePrefix) {
     size_t us = M.find('_');
@@ -156,7 +143,7 @@ void Sema::checkCNames() {
     if (range.isValid() && it->second.range.isValid())
       note(it->second.range, "'" + id + "' comes from here");
   };
-  const std::string U = upper(M);
+  const std::string U = macroCase(M);
   claim(M + "_ctx", "the context type", modRange);
   for (const char *f :
        {"create", "destroy", "last_error", "metadata", "deactivate_all", "sync",
@@ -166,7 +153,7 @@ void Sema::checkCNames() {
   claim(U + "_NUM_FIELDS", "the field count macro", modRange);
   claim(U + "_H", "the header's include guard", modRange);
   for (const auto &c : mod->constants)
-    claim(U + "_CONST_" + upper(c->name),
+    claim(U + "_CONST_" + macroCase(c->name),
           "the macro of constant '" + c->name + "'", c->range);
   for (const auto &f : mod->fields) {
     std::string cName = cSuffix(f->name);
@@ -174,7 +161,7 @@ void Sema::checkCNames() {
     SourceRange r = f->range;
     if (!r.isValid() && f->primal)
       r = f->primal->range;
-    claim(U + "_FIELD_" + upper(cName), "the enumerator of " + what, r);
+    claim(U + "_FIELD_" + macroCase(cName), "the enumerator of " + what, r);
     bool accessors = f->elemType && !f->elemType->isStruct();
     if (accessors)
       for (const char *s : {"_get", "_set"})
@@ -183,7 +170,7 @@ void Sema::checkCNames() {
       for (const char *s : {"_read", "_write"})
         claim(M + "_" + cName + s, "an accessor of " + what, r);
     for (const char *s : {"_NDIM", "_SIZE", "_SHAPE"})
-      claim(U + "_" + upper(cName) + s, "a macro of " + what, r);
+      claim(U + "_" + macroCase(cName) + s, "a macro of " + what, r);
   }
   for (const auto &k : mod->kernels) {
     std::string symbol = k->exportName.empty() ? k->name : k->exportName;

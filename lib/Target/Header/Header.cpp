@@ -10,6 +10,7 @@
 
 #include "tic/Target/Header.h"
 
+#include "tic/Frontend/CNames.h"
 #include "tic/Frontend/Sema.h"
 #include "tic/Frontend/Types.h"
 
@@ -95,12 +96,6 @@ const FieldDesc *ModuleInterface::findField(const std::string &n) const {
 
 namespace {
 
-std::string upper(const std::string &s) {
-  std::string r = s;
-  for (char &c : r) c = char(std::toupper((unsigned char)c));
-  return r;
-}
-
 bool isCKeyword(const std::string &s) {
   static const std::set<std::string> kw = {
       // C99
@@ -135,12 +130,6 @@ bool isCKeyword(const std::string &s) {
 }
 
 /// A name made C-safe ("u.grad" -> "u_grad"); used after a prefix.
-std::string cSuffix(const std::string &s) {
-  std::string r;
-  for (char c : s) r += (std::isalnum((unsigned char)c) || c == '_') ? c : '_';
-  return r;
-}
-
 /// A standalone C identifier (parameter names): keywords get a trailing _.
 /// Also names C reserves (`_X`, `__x`) and the runtime's prefixes (tc_,
 /// tic_, TC_, TIC_: `tc_status`, `TIC_RUNTIME_H`).
@@ -564,7 +553,7 @@ ModuleInterface describeModule(const sema::CheckedModule &cm,
 
 void finalizeNames(ModuleInterface &m) {
   if (m.name.empty()) m.name = "module";
-  m.upperName = upper(m.name);
+  m.upperName = macroCase(m.name);
   std::map<std::string, std::string> seen; // C identifier -> what made it
   auto claim = [&](const std::string &id, const std::string &what) {
     auto [it, fresh] = seen.emplace(id, what);
@@ -582,10 +571,10 @@ void finalizeNames(ModuleInterface &m) {
   claim(U + "_NUM_FIELDS", "the field count macro");
   claim(U + "_H", "the include guard");
   for (ConstantDesc &c : m.constants)
-    claim(U + "_CONST_" + upper(c.name), "constant '" + c.name + "'");
+    claim(U + "_CONST_" + macroCase(c.name), "constant '" + c.name + "'");
   for (FieldDesc &f : m.fields) {
     f.cName = cSuffix(f.name);
-    f.enumName = U + "_FIELD_" + upper(f.cName);
+    f.enumName = U + "_FIELD_" + macroCase(f.cName);
     std::string what = "field '" + f.name + "'";
     claim(f.enumName, what);
     if (f.hasAccessors())
@@ -593,7 +582,7 @@ void finalizeNames(ModuleInterface &m) {
     if (f.hasBulk())
       for (const char *s : {"_read", "_write"}) claim(M + "_" + f.cName + s, what);
     for (const char *s : {"_NDIM", "_SIZE", "_SHAPE"})
-      claim(U + "_" + upper(f.cName) + s, what);
+      claim(U + "_" + macroCase(f.cName) + s, what);
   }
   for (KernelDesc &k : m.kernels) {
     k.cFunction = M + "_" + cSuffix(k.symbol);
@@ -691,7 +680,8 @@ void emitHeader(const ModuleInterface &m, std::ostream &os) {
               ")";
     wrapComment(os, line);
     if (!c.cValue.empty())
-      os << "#define " << U << "_CONST_" << upper(c.name) << " " << c.cValue << "\n";
+      os << "#define " << U << "_CONST_" << macroCase(c.name) << " " << c.cValue
+         << "\n";
   }
   os << "\n/* Layout:\n";
   if (m.layoutLines.empty()) os << " *   root\n";
@@ -765,7 +755,7 @@ void emitHeader(const ModuleInterface &m, std::ostream &os) {
        << " *value);\n";
     os << "tc_status " << P << "_set(" << ctx << indexParams(f) << ", "
        << (scalar ? T + " value" : "const " + T + " *value") << ");\n";
-    std::string FU = U + "_" + upper(f.cName);
+    std::string FU = U + "_" + macroCase(f.cName);
     if (f.hasBulk()) {
       os << "tc_status " << P << "_read(" << ctx << ", " << T
          << " *dst, size_t count);\n";

@@ -8,6 +8,8 @@
 
 #include "tic/Target/Header.h"
 
+#include "tic/Frontend/CNames.h"
+
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -16,15 +18,6 @@
 
 namespace tic {
 namespace iface {
-
-namespace {
-/// The macro prefix of a module name (`sim` -> `SIM`).
-std::string macroPrefix(std::string s) {
-  for (char &c : s)
-    c = char(std::toupper((unsigned char)c));
-  return s;
-}
-} // namespace
 
 //===----------------------------------------------------------------------===//
 // JSON
@@ -300,7 +293,7 @@ bool parseModuleJSON(const std::string &text, ModuleInterface &m,
       k.hasGrad = o->getBoolean("grad").value_or(false);
       m.kernels.push_back(std::move(k));
     }
-  m.upperName = macroPrefix(m.name);
+  m.upperName = macroCase(m.name);
   return true;
 }
 
