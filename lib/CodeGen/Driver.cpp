@@ -2,6 +2,7 @@
 #include "tic/CodeGen/Driver.h"
 #include "tic/CodeGen/CodeGen.h"
 #include "tic/Conversion/Pipeline.h"
+#include "tic/Dialect/SNode/Passes.h"
 #include "tic/Dialect/TC/Passes.h"
 #include "tic/Frontend/Diagnostics.h"
 #include "tic/Frontend/Sema.h"
@@ -157,6 +158,19 @@ bool tic::codegen::runBackend(const sema::CheckedModule &checked,
   if (setDenormals)
     (*module)->setAttr("tic.denormals",
                        StringAttr::get(&ctx, options.denormals));
+
+  // Layouts are computed once, here, and recorded in the IR: the C interface
+  // generator and every lowering pass read them.
+  {
+    PassManager alloc(&ctx);
+    alloc.addPass(createAllocateLayout());
+    if (failed(alloc.run(*module))) {
+      if (!diags.hasErrors())
+        diags.error(SourceRange(),
+                    "internal error: allocating the layout failed");
+      return false;
+    }
+  }
 
 #ifdef TIC_HAVE_C_INTERFACE
   if (withInterface && failed(prepareCInterface(*module, interface)))

@@ -1,6 +1,7 @@
 //===- Pipeline.cpp - tc -> LLVM dialect pipeline -------------------------===//
 #include "tic/Conversion/Pipeline.h"
 #include "tic/Conversion/Passes.h"
+#include "tic/Dialect/SNode/Passes.h"
 #include "tic/Dialect/TC/Passes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -24,6 +25,7 @@ void tic::buildCPULoweringPipeline(mlir::OpPassManager &pm,
   // Kernels are structured first (a no-op on what tic's driver emits, which
   // it has lifted already).
   pm.addPass(createLiftControlFlow());
+  pm.addPass(createAllocateLayout()); // keeps a layout recorded before
   if (options.demoteAtomics)
     pm.addPass(createDemoteAtomics());
   pm.addPass(createLowerStructFor());

@@ -1,4 +1,4 @@
-// RUN: %tic-opt %s --tic-demote-atomics | FileCheck %s
+// RUN: %tic-opt %s --tic-allocate-layout --tic-demote-atomics | FileCheck %s
 
 // tic-demote-atomics on fields and ndarrays: an atomic whose element is owned
 // by the iteration of its parallel loop (or that runs on one thread) becomes

@@ -1,4 +1,4 @@
-// RUN: %tic-opt %s --split-input-file --tic-lower-field-access | FileCheck %s
+// RUN: %tic-opt %s --split-input-file --tic-allocate-layout --tic-lower-field-access | FileCheck %s
 // Every field access is tagged with its field's alias scope and declared not
 // to alias the other fields' accesses: fields never share bytes, and LLVM
 // needs these tags to vectorize loops over fields of one root buffer without
@@ -31,7 +31,7 @@ tc.kernel @k(%i: i32, %v: i32) {
 }
 
 // A module that touches one field needs no tags.
-// RUN: %tic-opt %s --split-input-file --tic-lower-field-access | FileCheck %s --check-prefix=ONE
+// RUN: %tic-opt %s --split-input-file --tic-allocate-layout --tic-lower-field-access | FileCheck %s --check-prefix=ONE
 // -----
 snode.tree @root {
   snode.dense @d axes [0] shape [64] {

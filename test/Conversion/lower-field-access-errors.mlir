@@ -1,4 +1,4 @@
-// RUN: %tic-opt %s --tic-lower-field-access -split-input-file -verify-diagnostics
+// RUN: %tic-opt %s --tic-allocate-layout --tic-lower-field-access -split-input-file -verify-diagnostics
 
 snode.tree @root {
   snode.pointer @p axes [0] shape [16] {

@@ -1,4 +1,4 @@
-// RUN: %tic-opt %s --tic-lower-field-access | FileCheck %s
+// RUN: %tic-opt %s --tic-allocate-layout --tic-lower-field-access | FileCheck %s
 
 snode.tree @root {
   snode.dense @blk axes [0, 1] shape [4, 4] {

@@ -1,5 +1,5 @@
-// RUN: %tic-opt %s --tic-lower-field-access --tic-snode-access-cse | FileCheck %s
-// RUN: %tic-opt %s --tic-lower-field-access | FileCheck %s --check-prefix=NOCSE
+// RUN: %tic-opt %s --tic-allocate-layout --tic-lower-field-access --tic-snode-access-cse | FileCheck %s
+// RUN: %tic-opt %s --tic-allocate-layout --tic-lower-field-access | FileCheck %s --check-prefix=NOCSE
 
 // A 5-point stencil: the five loads of v share ONE root lookup chain
 // (root_ptr + get_child hoisted out of the parallel loop), the loads that use

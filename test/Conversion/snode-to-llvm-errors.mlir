@@ -1,4 +1,4 @@
-// RUN: %tic-opt %s --convert-snode-to-llvm -split-input-file -verify-diagnostics
+// RUN: %tic-opt %s --tic-allocate-layout --convert-snode-to-llvm -split-input-file -verify-diagnostics
 
 snode.tree @root {
   snode.pointer @p axes [0] shape [16] { snode.place @u : [f32] }

@@ -1,4 +1,4 @@
-// RUN: %tic-opt %s --convert-snode-to-llvm | FileCheck %s
+// RUN: %tic-opt %s --tic-allocate-layout --convert-snode-to-llvm | FileCheck %s
 
 // Cell of @cell: u (f32) at 0, x (3 x f32) at 4 -> 16 bytes; @blk cell: 64 of
 // those = 1024 bytes. @d1 follows @blk (16 blocks) at byte 16384.

@@ -1,4 +1,4 @@
-// RUN: %tic-opt %s --convert-tc-to-llvm -split-input-file -verify-diagnostics
+// RUN: %tic-opt %s --tic-allocate-layout --convert-tc-to-llvm -split-input-file -verify-diagnostics
 
 snode.tree @root { snode.dense @d axes [0] shape [4] { snode.place @u : [f32] } }
 tc.kernel @k(%i: i32) -> f32 {

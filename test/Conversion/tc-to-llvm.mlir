@@ -1,4 +1,4 @@
-// RUN: %tic-opt %s --convert-tc-to-llvm | FileCheck %s
+// RUN: %tic-opt %s --tic-allocate-layout --convert-tc-to-llvm | FileCheck %s
 
 snode.tree @root {
   snode.dense @g axes [0, 1] shape [8, 16] { snode.place @u : [f32] }

@@ -4,9 +4,12 @@
 //   get_child  %cell, @n      -> gep i8 %cell[offset of @n in its parent cell]
 //   lookup     %cont, @n[%l]  -> gep [cell_size x i8] %cont[sext %l]
 //   place_ptr  %cell, @f[c]   -> gep i8 %cell[offset of component c]
-//   index_extract / linearize -> arith.divui / remui / muli<nsw,nuw> / addi<nsw,nuw>
+//   index_extract / linearize -> arith.divui / remui / muli<nsw,nuw> /
+//   addi<nsw,nuw>
 // snode.root_ptr is lowered by convert-tc-to-llvm (it needs the context).
-// The layout trees are erased at the end.
+// The layout trees and buffers are erased at the end (the C entry points
+// carry the root buffer's size in tic.root_size, set by the interface
+// generator from the recorded layout).
 //
 //===----------------------------------------------------------------------===//
 #include "tic/Conversion/Passes.h"
@@ -154,6 +157,8 @@ struct ConvertSNodeToLLVMPass
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
     SNodeLayout layout(module);
+    if (failed(layout.checkAllocated()))
+      return signalPassFailure();
 
     LLVMTypeConverter converter(ctx);
     converter.addConversion([ctx](PtrType) -> Type {
@@ -198,6 +203,8 @@ struct ConvertSNodeToLLVMPass
     if (rootLeft) return signalPassFailure();
     for (TreeOp tree : llvm::make_early_inc_range(module.getOps<TreeOp>()))
       tree.erase();
+    for (BufferOp buf : llvm::make_early_inc_range(module.getOps<BufferOp>()))
+      buf.erase();
   }
 };
 } // namespace

@@ -694,6 +694,8 @@ struct ConvertTCToLLVMPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     snode::SNodeLayout layout(module);
+    if (failed(layout.checkAllocated()))
+      return signalPassFailure();
     Lowering lowering(module, layout, privatizeReductions);
     if (failed(lowering.run())) signalPassFailure();
   }

@@ -14,6 +14,8 @@ struct PrintSNodeLayoutPass
     : tic::impl::PrintSNodeLayoutBase<PrintSNodeLayoutPass> {
   void runOnOperation() override {
     tic::snode::SNodeLayout layout(getOperation());
+    if (failed(layout.checkAllocated()))
+      return signalPassFailure();
     layout.print(llvm::outs());
     markAllAnalysesPreserved();
   }

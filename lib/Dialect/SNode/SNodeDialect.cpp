@@ -204,6 +204,158 @@ static LogicalResult verifyChildren(Operation *op, Region &region) {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// Recorded layout (tic-allocate-layout)
+//===----------------------------------------------------------------------===//
+
+static bool isPow2(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+
+LogicalResult BufferOp::verify() {
+  if (!isPow2(getAlign()))
+    return emitOpError("alignment must be a power of two, got ") << getAlign();
+  if (getSize() < 0 || getSize() % getAlign() != 0)
+    return emitOpError("size ")
+           << getSize() << " must be a non-negative multiple of the alignment";
+  return success();
+}
+
+LogicalResult TreeOp::verifySymbolUses(SymbolTableCollection &tables) {
+  if (!getBuffer())
+    return success();
+  auto buffer =
+      tables.lookupNearestSymbolFrom<BufferOp>(*this, getBufferAttr());
+  if (!buffer)
+    return emitOpError("is allocated in unknown snode.buffer ")
+           << getBufferAttr();
+  if (int64_t(*getOffset() + *getSize()) > int64_t(buffer.getSize()) ||
+      buffer.getAlign() % int64_t(*getAlign()) != 0)
+    return emitOpError("does not fit in buffer ")
+           << getBufferAttr() << " (offset " << *getOffset() << ", size "
+           << *getSize() << ", align " << *getAlign() << "; buffer size "
+           << buffer.getSize() << ", align " << buffer.getAlign() << ")";
+  return success();
+}
+
+/// Size and alignment of one element of `place` with the recorded component
+/// offsets (which must each be aligned to their component's size).
+static LogicalResult placeExtent(PlaceOp place, int64_t &size, int64_t &align) {
+  ArrayRef<int64_t> offs = *place.getComponentOffsets();
+  if (offs.size() != place.getNumComponents())
+    return place.emitOpError("has ")
+           << offs.size() << " component offsets for "
+           << place.getNumComponents() << " components";
+  llvm::SmallVector<std::pair<int64_t, int64_t>> spans;
+  size = 0;
+  align = 1;
+  for (auto [i, off] : llvm::enumerate(offs)) {
+    int64_t sz = getComponentSize(place.getComponentType(i));
+    if (off < 0 || off % sz != 0)
+      return place.emitOpError("component ")
+             << i << " at offset " << off << " is not aligned to its size "
+             << sz;
+    spans.push_back({off, off + sz});
+    size = std::max(size, off + sz);
+    align = std::max(align, sz);
+  }
+  llvm::sort(spans);
+  for (size_t i = 1; i < spans.size(); ++i)
+    if (spans[i].first < spans[i - 1].second)
+      return place.emitOpError("has overlapping components");
+  size = (size + align - 1) / align * align;
+  return success();
+}
+
+/// Checks the children of one cell (`cellSize` bytes, aligned to
+/// `cellAlign`): every child allocated, aligned, inside the cell, and no two
+/// overlapping.
+static LogicalResult verifyCellLayout(Operation *owner, Region &region,
+                                      int64_t cellSize, int64_t cellAlign) {
+  llvm::SmallVector<std::tuple<int64_t, int64_t, Operation *>> spans;
+  for (Operation &child : region.front()) {
+    int64_t off, size, align;
+    if (auto c = dyn_cast<SNodeContainerOpInterface>(child)) {
+      if (!c.getLayoutOffset() || !c.getLayoutCellSize() ||
+          !c.getLayoutCellAlign())
+        return child.emitOpError(
+            "has no recorded layout, but its tree has one");
+      int64_t cs = *c.getLayoutCellSize(), ca = *c.getLayoutCellAlign();
+      if (!isPow2(ca) || cs < 0 || cs % ca != 0)
+        return child.emitOpError("cell size ")
+               << cs << " must be a multiple of its power-of-two alignment "
+               << ca;
+      int64_t cells = 1;
+      for (int64_t e : c.getShapeArray())
+        if (__builtin_mul_overflow(cells, e, &cells))
+          return child.emitOpError("has too many cells");
+      if (__builtin_mul_overflow(cells, cs, &size))
+        return child.emitOpError("cell array size overflows");
+      off = *c.getLayoutOffset();
+      align = ca;
+      if (failed(verifyCellLayout(&child, c.getChildren(), cs, ca)))
+        return failure();
+    } else if (auto p = dyn_cast<PlaceOp>(child)) {
+      if (!p.getOffset() || !p.getComponentOffsets())
+        return child.emitOpError(
+            "has no recorded layout, but its tree has one");
+      if (failed(placeExtent(p, size, align)))
+        return failure();
+      off = *p.getOffset();
+    } else {
+      continue;
+    }
+    if (off < 0 || off % align != 0 || cellAlign % align != 0)
+      return child.emitOpError("offset ")
+             << off << " (alignment " << align
+             << ") is not aligned inside a cell aligned to " << cellAlign;
+    if (off > cellSize || size > cellSize - off)
+      return child.emitOpError("bytes [")
+             << off << ", " << off + size
+             << ") do not fit in the parent's cell of " << cellSize << " bytes";
+    spans.push_back({off, off + size, &child});
+  }
+  llvm::sort(spans,
+             [](auto &a, auto &b) { return std::get<0>(a) < std::get<0>(b); });
+  for (size_t i = 1; i < spans.size(); ++i)
+    if (std::get<0>(spans[i]) < std::get<1>(spans[i - 1]))
+      return std::get<2>(spans[i])->emitOpError(
+                 "overlaps a sibling in the cell of ")
+             << owner->getName();
+  return success();
+}
+
+LogicalResult TreeOp::verifyLayout(TreeOp tree) {
+  bool any =
+      tree.getBuffer() || tree.getOffset() || tree.getSize() || tree.getAlign();
+  if (!any) {
+    // Unallocated: no node may carry a layout either.
+    WalkResult w = tree.walk([&](Operation *op) {
+      auto c = dyn_cast<SNodeContainerOpInterface>(op);
+      auto p = dyn_cast<PlaceOp>(op);
+      if ((c && (c.getLayoutOffset() || c.getLayoutCellSize() ||
+                 c.getLayoutCellAlign())) ||
+          (p && (p.getOffset() || p.getComponentOffsets()))) {
+        op->emitOpError("has a recorded layout, but its tree has none");
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    return failure(w.wasInterrupted());
+  }
+  if (!tree.getBuffer() || !tree.getOffset() || !tree.getSize() ||
+      !tree.getAlign())
+    return tree.emitOpError(
+        "needs all of 'buffer', 'offset', 'size' and 'align' "
+        "once allocated");
+  int64_t size = *tree.getSize(), align = *tree.getAlign(),
+          off = *tree.getOffset();
+  if (!isPow2(align) || size < 0 || size % align != 0 || off < 0 ||
+      off % align != 0)
+    return tree.emitOpError("offset ")
+           << off << " and size " << size
+           << " must be multiples of the power-of-two alignment " << align;
+  return verifyCellLayout(tree, tree.getBody(), size, align);
+}
+
 LogicalResult TreeOp::verifyRegions() {
   if (failed(verifyChildren(*this, getBody()))) return failure();
   // Names are unique across every tree of the module.
@@ -242,6 +394,8 @@ LogicalResult TreeOp::verifyRegions() {
     }
   }
   if (failed(result)) return failure();
+  if (failed(verifyLayout(*this)))
+    return failure();
   // Index spaces: the axes of a path to a place are 0..d-1.
   WalkResult w = walk([&](PlaceOp place) {
     llvm::SmallBitVector seen(8);

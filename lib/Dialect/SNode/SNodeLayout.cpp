@@ -11,22 +11,36 @@ static int64_t alignTo(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
 
 SNodeLayout::SNodeLayout(Operation *moduleOp) {
   for (Region &r : moduleOp->getRegions())
-    for (Block &b : r)
+    for (Block &b : r) {
+      for (BufferOp buf : b.getOps<BufferOp>())
+        if (buf.getSymName() == kRootBuffer) {
+          rootSize = buf.getSize();
+          rootAlign = buf.getAlign();
+        }
       for (TreeOp tree : b.getOps<TreeOp>()) {
+        if (!tree.isAllocated()) {
+          if (!unallocated)
+            unallocated = tree;
+          continue;
+        }
         trees.emplace_back();
         TreeLayout &t = trees.back();
         t.op = tree;
         t.name = tree.getSymName().str();
-        int64_t size = 0, align = 1;
-        layoutChildren(tree.getBody(), nullptr, &t, size, align);
-        t.size = alignTo(size, align);
-        t.align = align;
-        t.offset = alignTo(rootSize, align);
-        rootSize = t.offset + t.size;
-        rootAlign = std::max(rootAlign, align);
+        t.buffer = tree.getBufferAttr().getValue().str();
+        t.offset = *tree.getOffset();
+        t.size = *tree.getSize();
+        t.align = *tree.getAlign();
+        layoutChildren(tree.getBody(), nullptr, &t);
         treeMap[t.name] = &t;
       }
-  rootSize = alignTo(rootSize, rootAlign);
+    }
+  if (unallocated) {
+    trees.clear(), nodes.clear(), places.clear();
+    treeMap.clear(), nodeMap.clear(), placeMap.clear();
+    rootSize = 0, rootAlign = 1;
+    return;
+  }
 
   // Per-node data that depends only on the ancestors.
   for (NodeLayout &n : nodes) {
@@ -111,11 +125,9 @@ SNodeLayout::SNodeLayout(Operation *moduleOp) {
 }
 
 void SNodeLayout::layoutChildren(Region &region, const NodeLayout *parent,
-                                 const TreeLayout *tree, int64_t &size,
-                                 int64_t &align) {
-  int64_t offset = 0;
-  align = 1;
-  if (region.empty()) { size = 0; return; }
+                                 const TreeLayout *tree) {
+  if (region.empty())
+    return;
   for (Operation &child : region.front()) {
     if (auto c = dyn_cast<SNodeContainerOpInterface>(child)) {
       nodes.emplace_back();
@@ -129,13 +141,11 @@ void SNodeLayout::layoutChildren(Region &region, const NodeLayout *parent,
       n.axes.assign(c.getAxesArray().begin(), c.getAxesArray().end());
       n.shape.assign(c.getShapeArray().begin(), c.getShapeArray().end());
       for (int64_t s : n.shape) n.numCells *= s;
+      n.cellSize = c.getLayoutCellSize().value_or(0);
+      n.cellAlign = c.getLayoutCellAlign().value_or(1);
+      n.offsetInParent = c.getLayoutOffset().value_or(0);
       nodeMap[n.name] = &n;
-      layoutChildren(c.getChildren(), &n, tree, n.cellSize, n.cellAlign);
-      n.cellSize = alignTo(n.cellSize, n.cellAlign);
-      offset = alignTo(offset, n.cellAlign);
-      n.offsetInParent = offset;
-      offset += n.cellSize * n.numCells;
-      align = std::max(align, n.cellAlign);
+      layoutChildren(c.getChildren(), &n, tree);
     } else if (auto po = dyn_cast<PlaceOp>(child)) {
       places.emplace_back();
       PlaceLayout &p = places.back();
@@ -143,26 +153,31 @@ void SNodeLayout::layoutChildren(Region &region, const NodeLayout *parent,
       p.name = po.getSymName().str();
       p.parent = parent;
       p.tree = tree;
-      int64_t eoff = 0, ealign = 1;
+      int64_t end = 0, ealign = 1;
+      ArrayRef<int64_t> offs;
+      if (auto a = po.getComponentOffsets())
+        offs = *a;
       for (unsigned i = 0; i < po.getNumComponents(); ++i) {
         Type t = po.getComponentType(i);
-        int64_t sz = getComponentSize(t);
-        eoff = alignTo(eoff, sz);
+        int64_t sz = getComponentSize(t), off = i < offs.size() ? offs[i] : 0;
         p.components.push_back(t);
-        p.componentOffsets.push_back(eoff);
-        eoff += sz;
+        p.componentOffsets.push_back(off);
+        end = std::max(end, off + sz);
         ealign = std::max(ealign, sz);
       }
       p.elementAlign = ealign;
-      p.elementSize = alignTo(eoff, ealign);
-      offset = alignTo(offset, ealign);
-      p.offsetInCell = offset;
-      offset += p.elementSize;
-      align = std::max(align, ealign);
+      p.elementSize = alignTo(end, ealign);
+      p.offsetInCell = po.getOffset().value_or(0);
       placeMap[p.name] = &p;
     }
   }
-  size = offset;
+}
+
+LogicalResult SNodeLayout::checkAllocated() const {
+  if (!unallocated)
+    return success();
+  return TreeOp(unallocated)
+      .emitOpError("has no recorded layout: run tic-allocate-layout first");
 }
 
 const TreeLayout *SNodeLayout::lookupTree(StringRef name) const {
@@ -201,8 +216,8 @@ template <typename R> static void printList(llvm::raw_ostream &os, const R &r) {
 void SNodeLayout::print(llvm::raw_ostream &os) const {
   os << "root_size " << rootSize << " root_align " << rootAlign << "\n";
   for (const TreeLayout &t : trees)
-    os << "tree @" << t.name << " offset " << t.offset << " size " << t.size
-       << " align " << t.align << "\n";
+    os << "tree @" << t.name << " buffer @" << t.buffer << " offset "
+       << t.offset << " size " << t.size << " align " << t.align << "\n";
   for (const NodeLayout &n : nodes) {
     os << "node @" << n.name << " " << stringifySNodeKind(n.kind) << " depth "
        << n.depth << " axes ";

@@ -310,6 +310,8 @@ void GenerateFieldAccessorsPass::generate(ModuleOp module, const FieldDesc &f,
 void GenerateFieldAccessorsPass::runOnOperation() {
   ModuleOp module = getOperation();
   snode::SNodeLayout layout(module);
+  if (failed(layout.checkAllocated()))
+    return signalPassFailure();
   ModuleInterface m;
   if (module->hasAttr(kInterfaceAttrName)) {
     if (failed(readInterface(module, m))) return signalPassFailure();

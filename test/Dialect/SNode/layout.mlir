@@ -1,4 +1,4 @@
-// RUN: %tic-opt %s --tic-print-snode-layout -o /dev/null | FileCheck %s
+// RUN: %tic-opt %s --tic-allocate-layout --tic-print-snode-layout -o /dev/null | FileCheck %s
 
 // AoS: u (f32) and x (vec3 f32) interleaved in 8x8 leaf cells of 4x4 blocks;
 // SoA: v in its own 1-D dense; a 0-D f64 placed under the root; a second tree.
@@ -23,8 +23,8 @@ snode.tree @second {
 // 16 blocks -> 16384. vd cell: v at 0, w element {f64 at 0, i16 at 8} = 16,
 // aligned to 8 -> w at 8, cell 24, 10 cells = 240 at 16384; loss at 16624.
 // CHECK: root_size 16640 root_align 8
-// CHECK: tree @root offset 0 size 16632 align 8
-// CHECK: tree @second offset 16632 size 1 align 1
+// CHECK: tree @root buffer @tic.root offset 0 size 16632 align 8
+// CHECK: tree @second buffer @tic.root offset 16632 size 1 align 1
 // CHECK: node @blk dense depth 0 axes [0, 1] shape [4, 4] cell_size 1024 cell_align 4 offset 0 byte_strides [4096, 1024] cell_index_shape [4, 4] cell_index_scale [8, 8]
 // CHECK: node @cell dense depth 1 axes [0, 1] shape [8, 8] cell_size 16 cell_align 4 offset 0 byte_strides [128, 16] cell_index_shape [32, 32] cell_index_scale [1, 1]
 // CHECK: node @vd dense depth 0 axes [0] shape [10] cell_size 24 cell_align 8 offset 16384

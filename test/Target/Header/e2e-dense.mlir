@@ -3,7 +3,7 @@
 // uses the generated header (from the same interface) and the static runtime.
 //
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: tic-opt %s --tic-generate-field-accessors=module-name=demo --tic-cpu-pipeline --tic-generate-c-entry-points -o %t/demo.mlir
+// RUN: tic-opt %s --tic-allocate-layout --tic-generate-field-accessors=module-name=demo --tic-cpu-pipeline --tic-generate-c-entry-points -o %t/demo.mlir
 // RUN: FileCheck %s < %t/demo.mlir
 // RUN: mlir-translate --mlir-to-llvmir %t/demo.mlir -o %t/demo.ll
 // RUN: llc -O2 -filetype=obj -relocation-model=pic %t/demo.ll -o %t/demo.o

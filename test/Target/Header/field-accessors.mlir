@@ -1,5 +1,5 @@
-// RUN: tic-opt %s --tic-generate-field-accessors=module-name=acc | FileCheck %s
-// RUN: tic-opt %s --tic-generate-field-accessors=module-name=acc --tic-lower-struct-for --tic-lower-field-access | FileCheck %s --check-prefix=LOWERED
+// RUN: tic-opt %s --tic-allocate-layout --tic-generate-field-accessors=module-name=acc | FileCheck %s
+// RUN: tic-opt %s --tic-allocate-layout --tic-generate-field-accessors=module-name=acc --tic-lower-struct-for --tic-lower-field-access | FileCheck %s --check-prefix=LOWERED
 
 snode.tree @root {
   snode.dense @d axes [0, 1] shape [4, 6] {

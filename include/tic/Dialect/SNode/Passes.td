@@ -4,11 +4,33 @@
 
 include "mlir/Pass/PassBase.td"
 
+def AllocateLayout : Pass<"tic-allocate-layout", "::mlir::ModuleOp"> {
+  let summary = "Compute every SNode's byte layout once and record it in the IR";
+  let description = [{
+    The one place where layouts are computed. Every `snode.tree` is given a
+    buffer (`snode.buffer @tic.root`, created if missing), an offset in it, and
+    its root cell's size and alignment; every container the offset of its cell
+    array inside the parent's cell and its cell size and alignment; every
+    place the offset of its element inside the cell and its component
+    offsets. Later passes and the C interface generator read these
+    attributes (`SNodeLayout`) and never recompute them.
+
+    Rules (C-like, deterministic): a component has the size of its scalar
+    type (i1: one byte) and that alignment; an element is the struct of its
+    components; a cell is the struct of its children in declaration order (a
+    place contributes its element, a container its whole cell array); trees
+    follow each other in the buffer in module order, each aligned to its own
+    alignment. Trees that already have a layout keep it; new trees are placed
+    after them. A layout larger than 2^62 bytes is an error.
+  }];
+}
+
 def PrintSNodeLayout : Pass<"tic-print-snode-layout", "::mlir::ModuleOp"> {
   let summary = "Print the SNodeLayout analysis (sizes, offsets, strides) of every tree";
   let description = [{
-    Test helper: writes the computed layout to stdout so lit tests can check
-    offsets, strides, the root size and the fields' index shapes.
+    Test helper: writes the recorded layout (see tic-allocate-layout) and what
+    SNodeLayout derives from it to stdout, so lit tests can check offsets,
+    strides, the root size and the fields' index shapes.
   }];
 }
 

@@ -28,6 +28,22 @@ def SNode_ContainerOpInterface : OpInterface<"SNodeContainerOpInterface"> {
       [{}], [{ return ConcreteOp::kKind; }]>,
     InterfaceMethod<"children region", "::mlir::Region &", "getChildren",
       (ins), [{}], [{ return $_op.getBody(); }]>,
+    InterfaceMethod<"byte offset of the cell array in the parent's cell "
+      "(set by tic-allocate-layout)", "std::optional<uint64_t>",
+      "getLayoutOffset", (ins), [{}], [{ return $_op.getOffset(); }]>,
+    InterfaceMethod<"size of one cell (set by tic-allocate-layout)",
+      "std::optional<uint64_t>", "getLayoutCellSize", (ins), [{}],
+      [{ return $_op.getCellSize(); }]>,
+    InterfaceMethod<"alignment of one cell (set by tic-allocate-layout)",
+      "std::optional<uint64_t>", "getLayoutCellAlign", (ins), [{}],
+      [{ return $_op.getCellAlign(); }]>,
+    InterfaceMethod<"records the layout of this node", "void", "setLayout",
+      (ins "int64_t":$offset, "int64_t":$cellSize, "int64_t":$cellAlign),
+      [{}], [{
+        $_op.setOffset(uint64_t(offset));
+        $_op.setCellSize(uint64_t(cellSize));
+        $_op.setCellAlign(uint64_t(cellAlign));
+      }]>,
   ];
 }
 

@@ -1,18 +1,15 @@
 //===- SNodeLayout.h - byte layout of SNode trees ---------------*- C++ -*-===//
 //
-// Computes, for every snode.tree of a module, where each container and each
-// field component lives in the context's root buffer. Used by the lowering
-// of field accesses and by the header/runtime generators (root_size,
-// root_align, field shapes).
+// Reads, for every snode.tree of a module, the layout that
+// tic-allocate-layout recorded (where each container and each field
+// component lives in its buffer), and derives from it what the lowerings
+// need: paths, per-level index extraction, strides, index shapes. Used by the
+// lowering of field accesses and struct-fors, by the LLVM conversions and by
+// the header/runtime generators (root_size, root_align, field shapes).
 //
-// Layout rules (C-like, deterministic):
-//  * a component has the size of its scalar type (i1: 1 byte) and that
-//    alignment; a place's element is the struct of its components;
-//  * a cell of a container (and the root cell of a tree) is the struct of its
-//    children in declaration order: a place contributes its element, a child
-//    container its whole array (cell size * number of cells);
-//  * trees follow each other in the root buffer in module order, each aligned
-//    to its own alignment; root_size is rounded up to root_align.
+// The layout rules themselves are in one place, AllocateLayout.cpp. A module
+// with an unallocated tree yields an empty layout: passes call
+// checkAllocated() and fail with a located error.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TIC_DIALECT_SNODE_SNODELAYOUT_H
@@ -96,7 +93,8 @@ struct PlaceLayout {
 struct TreeLayout {
   TreeOp op;
   std::string name;
-  int64_t offset = 0;      ///< of the root cell in the root buffer
+  std::string buffer; ///< snode.buffer symbol the tree lives in
+  int64_t offset = 0; ///< of the root cell in its buffer
   int64_t size = 0, align = 1;
 };
 
@@ -105,6 +103,14 @@ public:
   /// Analyses every snode.tree directly inside `moduleOp`. Usable as an
   /// MLIR analysis (getAnalysis<SNodeLayout>()).
   explicit SNodeLayout(mlir::Operation *moduleOp);
+
+  /// Name of the buffer the runtime allocates per context (the only one
+  /// today; sparse pools will add others).
+  static constexpr llvm::StringLiteral kRootBuffer = "tic.root";
+
+  /// Success when every tree has a recorded layout; otherwise an error at
+  /// the first tree without one.
+  mlir::LogicalResult checkAllocated() const;
 
   int64_t getRootSize() const { return rootSize; }
   int64_t getRootAlign() const { return rootAlign; }
@@ -128,7 +134,8 @@ public:
 
 private:
   void layoutChildren(mlir::Region &region, const NodeLayout *parent,
-                      const TreeLayout *tree, int64_t &size, int64_t &align);
+                      const TreeLayout *tree);
+  mlir::Operation *unallocated = nullptr;
   std::deque<TreeLayout> trees;
   std::deque<NodeLayout> nodes;
   std::deque<PlaceLayout> places;

@@ -18,19 +18,51 @@ include "tic/Dialect/SNode/SNodeInterfaces.td"
 // Layout tree
 //===----------------------------------------------------------------------===//
 
+def SNode_BufferOp : SNode_Op<"buffer", [Symbol,
+    HasParent<"::mlir::ModuleOp">]> {
+  let summary = "a memory buffer that layout trees are allocated in";
+  let description = [{
+    `snode.buffer @tic.root size 4096 align 64` is one allocation the runtime
+    makes per context. It is created by `tic-allocate-layout`, which places
+    every `snode.tree` in a buffer at an offset; the size is the end of the
+    last tree, rounded up to the alignment (the largest of the trees').
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, I64Attr:$size, I64Attr:$align);
+  let assemblyFormat = "$sym_name `size` $size `align` $align attr-dict";
+  let hasVerifier = 1;
+}
+
 def SNode_TreeOp : SNode_Op<"tree", [Symbol, NoTerminator, SingleBlock,
-                                     NoRegionArguments]> {
+    NoRegionArguments, DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "root of a layout tree";
   let description = [{
     `snode.tree @root { ... }` holds containers and places (0-D fields placed
     directly under the root). Node and place names are unique within the
     module across all trees.
+
+    Its layout is recorded once, by `tic-allocate-layout`, and read by every
+    later pass: the tree's `buffer`, its `offset` in that buffer, its root
+    cell's `size` and `align`; on each container the `offset` of its cell
+    array in the parent's cell, its `cell_size` and `cell_align`; on each
+    place the `offset` of its element in the cell and the
+    `component_offsets` inside the element. Either all of these are present
+    or none; the verifier checks that they describe a layout that fits
+    (aligned, non-overlapping, inside the parent's cell and the buffer).
   }];
-  let arguments = (ins SymbolNameAttr:$sym_name);
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       OptionalAttr<FlatSymbolRefAttr>:$buffer,
+                       OptionalAttr<I64Attr>:$offset,
+                       OptionalAttr<I64Attr>:$size,
+                       OptionalAttr<I64Attr>:$align);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = "$sym_name attr-dict-with-keyword $body";
   let hasRegionVerifier = 1;
   let builders = [OpBuilder<(ins "::llvm::StringRef":$name)>];
+  let extraClassDeclaration = [{
+    /// The layout attributes, if any, describe a layout that fits.
+    static ::llvm::LogicalResult verifyLayout(TreeOp tree);
+    bool isAllocated() { return getBufferAttr() != nullptr; }
+  }];
 }
 
 class SNode_ContainerOp<string mnemonic, string kind>
@@ -41,7 +73,10 @@ class SNode_ContainerOp<string mnemonic, string kind>
   let arguments = (ins SymbolNameAttr:$sym_name, DenseI64ArrayAttr:$axes,
                        DenseI64ArrayAttr:$shape,
                        OptionalAttr<I64Attr>:$chunk,
-                       OptionalAttr<I64Attr>:$bits);
+                       OptionalAttr<I64Attr>:$bits,
+                       OptionalAttr<I64Attr>:$offset,
+                       OptionalAttr<I64Attr>:$cell_size,
+                       OptionalAttr<I64Attr>:$cell_align);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat =
       "$sym_name `axes` $axes `shape` $shape attr-dict-with-keyword $body";
@@ -84,9 +119,16 @@ def SNode_PlaceOp : SNode_Op<"place", [
     a vec3, scalarized into three components laid out contiguously) in each
     cell of the enclosing container.
   }];
-  let arguments = (ins SymbolNameAttr:$sym_name, TypeArrayAttr:$components);
+  let arguments = (ins SymbolNameAttr:$sym_name, TypeArrayAttr:$components,
+                       OptionalAttr<I64Attr>:$offset,
+                       OptionalAttr<DenseI64ArrayAttr>:$component_offsets);
   let assemblyFormat = "$sym_name `:` $components attr-dict";
   let hasVerifier = 1;
+  let builders = [OpBuilder<(ins "::llvm::StringRef":$name,
+                                 "::mlir::ArrayAttr":$components), [{
+    build($_builder, $_state, $_builder.getStringAttr(name), components,
+          nullptr, nullptr);
+  }]>];
   let extraClassDeclaration = [{
     ::mlir::Type getComponentType(unsigned i) {
       return ::llvm::cast<::mlir::TypeAttr>(getComponents()[i]).getValue();

@@ -474,6 +474,8 @@ struct DemoteAtomicsPass : tic::impl::DemoteAtomicsBase<DemoteAtomicsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     snode::SNodeLayout layout(module);
+    if (failed(layout.checkAllocated()))
+      return signalPassFailure();
     SmallVector<Operation *> toDemote;
     for (tc::KernelOp kernel : module.getOps<tc::KernelOp>()) {
       // Top level: one thread.

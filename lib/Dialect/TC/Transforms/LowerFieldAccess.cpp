@@ -68,6 +68,8 @@ struct LowerFieldAccessPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     snode::SNodeLayout layout(module);
+    if (failed(layout.checkAllocated()))
+      return signalPassFailure();
     SmallVector<Operation *> accesses;
     module.walk([&](Operation *op) {
       if (isa<tc::LoadOp, tc::StoreOp, tc::AtomicRMWOp>(op)) accesses.push_back(op);

@@ -23,6 +23,8 @@ struct LowerStructForPass : tic::impl::LowerStructForBase<LowerStructForPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     snode::SNodeLayout layout(module);
+    if (failed(layout.checkAllocated()))
+      return signalPassFailure();
     SmallVector<tc::StructForOp> loops;
     module.walk([&](tc::StructForOp op) { loops.push_back(op); });
     for (tc::StructForOp sf : loops) {

@@ -12,6 +12,7 @@
 // test/Target/Header reach the generator.
 //===----------------------------------------------------------------------===//
 
+#include "tic/Dialect/SNode/Passes.h"
 #include "tic/Dialect/SNode/SNodeDialect.h"
 #include "tic/Dialect/TC/TCDialect.h"
 #include "tic/Target/Header.h"
@@ -168,6 +169,7 @@ static int fromMLIR(const char *path, bool json, const std::string &name) {
   mlir::PassManager pm(&context);
   tic::FieldAccessorsOptions o;
   o.moduleName = name;
+  pm.addPass(tic::createAllocateLayout());
   pm.addPass(tic::createGenerateFieldAccessorsPass(o));
   if (mlir::failed(pm.run(*module))) return 1;
   ModuleInterface m;

@@ -1,0 +1,115 @@
+//===- AllocateLayout.cpp - tic-allocate-layout ---------------------------===//
+//
+// The one place where the byte layout of SNode trees is computed. The result
+// is recorded as attributes on the tree, container and place ops and in an
+// snode.buffer op; SNodeLayout reads it back for every later pass.
+//
+//===----------------------------------------------------------------------===//
+#include "tic/Dialect/SNode/Passes.h"
+#include "tic/Dialect/SNode/SNodeLayout.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace tic {
+#define GEN_PASS_DEF_ALLOCATELAYOUT
+#include "tic/Dialect/SNode/Passes.h.inc"
+} // namespace tic
+
+using namespace mlir;
+using namespace tic::snode;
+
+namespace {
+
+/// Layouts beyond this are refused (the front end limits them to 2^47).
+constexpr int64_t kMaxBytes = int64_t(1) << 62;
+
+static int64_t alignTo(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
+
+/// Lays out the children of one cell in declaration order; returns the
+/// cell's unpadded size and its alignment, or failure on overflow.
+static LogicalResult layoutCell(Region &region, int64_t &size, int64_t &align) {
+  MLIRContext *ctx = region.getContext();
+  Builder b(ctx);
+  int64_t offset = 0;
+  align = 1;
+  for (Operation &child : region.front()) {
+    if (auto c = dyn_cast<SNodeContainerOpInterface>(child)) {
+      int64_t cellSize, cellAlign, cells = 1;
+      if (failed(layoutCell(c.getChildren(), cellSize, cellAlign)))
+        return failure();
+      cellSize = alignTo(cellSize, cellAlign);
+      for (int64_t e : c.getShapeArray())
+        cells *= e; // < 2^62 / 1 by the checks below
+      offset = alignTo(offset, cellAlign);
+      c.setLayout(offset, cellSize, cellAlign);
+      int64_t bytes;
+      if (__builtin_mul_overflow(cells, cellSize, &bytes) ||
+          bytes > kMaxBytes || offset + bytes > kMaxBytes)
+        return child.emitOpError("layout exceeds 2^62 bytes");
+      offset += bytes;
+      align = std::max(align, cellAlign);
+    } else if (auto p = dyn_cast<PlaceOp>(child)) {
+      int64_t eoff = 0, ealign = 1;
+      SmallVector<int64_t> compOffsets;
+      for (unsigned i = 0; i < p.getNumComponents(); ++i) {
+        int64_t sz = getComponentSize(p.getComponentType(i));
+        eoff = alignTo(eoff, sz);
+        compOffsets.push_back(eoff);
+        eoff += sz;
+        ealign = std::max(ealign, sz);
+      }
+      offset = alignTo(offset, ealign);
+      p.setOffset(uint64_t(offset));
+      p.setComponentOffsets(compOffsets);
+      offset += alignTo(eoff, ealign);
+      align = std::max(align, ealign);
+    }
+  }
+  size = offset;
+  return success();
+}
+
+struct AllocateLayoutPass : tic::impl::AllocateLayoutBase<AllocateLayoutPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<TreeOp> trees(module.getOps<TreeOp>());
+    if (trees.empty())
+      return;
+    OpBuilder b(module.getBodyRegion());
+    auto bufferName = StringAttr::get(&getContext(), SNodeLayout::kRootBuffer);
+    auto buffer = module.lookupSymbol<BufferOp>(bufferName);
+    if (!buffer) {
+      b.setInsertionPointToStart(module.getBody());
+      buffer = BufferOp::create(b, module.getLoc(), bufferName, 0, 1);
+    }
+    // Trees laid out before keep their place; new ones follow them.
+    int64_t end = 0, bufAlign = buffer.getAlign();
+    for (TreeOp t : trees)
+      if (t.isAllocated() && t.getBufferAttr().getAttr() == bufferName) {
+        end = std::max<int64_t>(end, *t.getOffset() + *t.getSize());
+        bufAlign = std::max<int64_t>(bufAlign, *t.getAlign());
+      }
+    for (TreeOp t : trees) {
+      if (t.isAllocated())
+        continue;
+      int64_t size, align;
+      if (failed(layoutCell(t.getBody(), size, align)))
+        return signalPassFailure();
+      size = alignTo(size, align);
+      int64_t offset = alignTo(end, align);
+      if (offset + size > kMaxBytes) {
+        t.emitOpError("layout exceeds 2^62 bytes");
+        return signalPassFailure();
+      }
+      t.setBufferAttr(FlatSymbolRefAttr::get(bufferName));
+      t.setOffset(uint64_t(offset));
+      t.setSize(uint64_t(size));
+      t.setAlign(uint64_t(align));
+      end = offset + size;
+      bufAlign = std::max(bufAlign, align);
+    }
+    buffer.setSize(alignTo(std::max<int64_t>(end, buffer.getSize()), bufAlign));
+    buffer.setAlign(bufAlign);
+  }
+};
+} // namespace
