@@ -1,6 +1,7 @@
-// RUN: %tic-opt %s --split-input-file --tic-allocate-layout --tic-lower-field-access | FileCheck %s
-// Every field access is tagged with its field's alias scope and declared not
-// to alias the other fields' accesses: fields never share bytes, and LLVM
+// RUN: %tic-opt %s --split-input-file --tic-allocate-layout --tic-lower-field-access --convert-tc-to-llvm --convert-snode-to-llvm | FileCheck %s
+// convert-snode-to-llvm tags every field access (snode.load / store /
+// atomic_rmw) with its field's alias scope and declares it not to alias the
+// accesses of the other fields used in the same function: fields never share bytes, and LLVM
 // needs these tags to vectorize loops over fields of one root buffer without
 // run-time overlap checks.
 
@@ -19,7 +20,7 @@ snode.tree @root {
 // CHECK-DAG: #[[SB:alias_scope[0-9]*]] = #llvm.alias_scope<id = {{.*}}, domain = #[[DOM]], description = "b">
 // CHECK-DAG: #[[SC:alias_scope[0-9]*]] = #llvm.alias_scope<id = {{.*}}, domain = #[[DOM]], description = "c">
 
-// CHECK-LABEL: tc.kernel @k
+// CHECK-LABEL: func.func @k
 tc.kernel @k(%i: i32, %v: i32) {
   // CHECK: llvm.load %{{.*}} {alias_scopes = [#[[SA]]], alignment = 4 : i64, noalias_scopes = [#[[SB]], #[[SC]]]} : !llvm.ptr -> f32
   %x = tc.load @a[%i] : f32
@@ -30,15 +31,15 @@ tc.kernel @k(%i: i32, %v: i32) {
   tc.return
 }
 
-// A module that touches one field needs no tags.
-// RUN: %tic-opt %s --split-input-file --tic-allocate-layout --tic-lower-field-access | FileCheck %s --check-prefix=ONE
+// A function that touches one field needs no tags.
+// RUN: %tic-opt %s --split-input-file --tic-allocate-layout --tic-lower-field-access --convert-tc-to-llvm --convert-snode-to-llvm | FileCheck %s --check-prefix=ONE
 // -----
 snode.tree @root {
   snode.dense @d axes [0] shape [64] {
     snode.place @a : [f32]
   }
 }
-// ONE-LABEL: tc.kernel @one
+// ONE-LABEL: func.func @one
 // ONE: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> f32
 tc.kernel @one(%i: i32) {
   %x = tc.load @a[%i] : f32

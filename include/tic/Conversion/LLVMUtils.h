@@ -87,28 +87,38 @@ private:
   llvm::StringMap<std::string> names;
 };
 
-/// The `llvm.atomicrmw` operation implementing `kind` on values of type `t`.
-inline mlir::LLVM::AtomicBinOp toLLVMAtomicBinOp(tc::AtomicKind kind,
-                                                 mlir::Type t) {
+template <typename Kind>
+inline mlir::LLVM::AtomicBinOp toLLVMAtomicBinOpImpl(Kind kind, mlir::Type t) {
   using mlir::LLVM::AtomicBinOp;
   bool f = mlir::isa<mlir::FloatType>(t);
   switch (kind) {
-  case tc::AtomicKind::add:
+  case Kind::add:
     return f ? AtomicBinOp::fadd : AtomicBinOp::add;
-  case tc::AtomicKind::sub:
+  case Kind::sub:
     return f ? AtomicBinOp::fsub : AtomicBinOp::sub;
-  case tc::AtomicKind::min:
+  case Kind::min:
     return f ? AtomicBinOp::fmin : AtomicBinOp::min;
-  case tc::AtomicKind::max:
+  case Kind::max:
     return f ? AtomicBinOp::fmax : AtomicBinOp::max;
-  case tc::AtomicKind::and_:
+  case Kind::and_:
     return AtomicBinOp::_and;
-  case tc::AtomicKind::or_:
+  case Kind::or_:
     return AtomicBinOp::_or;
-  case tc::AtomicKind::xor_:
+  case Kind::xor_:
     return AtomicBinOp::_xor;
   }
   llvm_unreachable("unknown atomic kind");
+}
+
+/// The LLVM atomicrmw operation of a tc (ndarray) or snode (field) atomic
+/// kind on values of type `t` (the two enums have the same cases).
+inline mlir::LLVM::AtomicBinOp toLLVMAtomicBinOp(tc::AtomicKind kind,
+                                                 mlir::Type t) {
+  return toLLVMAtomicBinOpImpl(kind, t);
+}
+inline mlir::LLVM::AtomicBinOp toLLVMAtomicBinOp(snode::AtomicKind kind,
+                                                 mlir::Type t) {
+  return toLLVMAtomicBinOpImpl(kind, t);
 }
 
 } // namespace tic

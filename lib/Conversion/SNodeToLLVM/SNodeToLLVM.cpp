@@ -12,6 +12,7 @@
 // generator from the recorded layout).
 //
 //===----------------------------------------------------------------------===//
+#include "tic/Conversion/LLVMUtils.h"
 #include "tic/Conversion/Passes.h"
 #include "tic/Dialect/SNode/SNodeLayout.h"
 
@@ -72,25 +73,43 @@ struct GetChildLowering : SNodePattern<GetChildOp> {
   }
 };
 
+/// Cell %l of a dense container: %cont + %l * cell_size.
+static Value lowerDenseLookup(OpBuilder &b, Location loc, const NodeLayout &n,
+                              Value container, Value linear) {
+  // Sign extension distributes over the `nsw` index arithmetic (the value
+  // is non-negative in range, so zero extension would be equal).
+  if (!linear.getType().isInteger(64))
+    linear = arith::ExtSIOp::create(b, loc, b.getI64Type(), linear);
+  Type cellTy = LLVM::LLVMArrayType::get(b.getI8Type(), n.cellSize);
+  return LLVM::GEPOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()),
+                             cellTy, container, ValueRange{linear},
+                             LLVM::GEPNoWrapFlags::inbounds);
+}
+
 struct LookupLowering : SNodePattern<LookupOp> {
   using SNodePattern::SNodePattern;
   LogicalResult matchAndRewrite(LookupOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     const NodeLayout *n = node(op, op.getNode(), rewriter);
     if (!n) return failure();
-    Location loc = op.getLoc();
-    Value lin = adaptor.getLinear();
-    // Sign extension distributes over the `nsw` index arithmetic (the
-    // value is non-negative in range, so zero extension would be equal).
-    if (!lin.getType().isInteger(64))
-      lin = arith::ExtSIOp::create(rewriter, loc, rewriter.getI64Type(), lin);
-    Type cellTy = LLVM::LLVMArrayType::get(rewriter.getI8Type(), n->cellSize);
-    rewriter.replaceOpWithNewOp<LLVM::GEPOp>(
-        op, LLVM::LLVMPointerType::get(op.getContext()), cellTy,
-        adaptor.getContainer(), ValueRange{lin}, LLVM::GEPNoWrapFlags::inbounds);
-    return success();
+    // One case per node kind; `activate` means nothing on a dense node.
+    switch (op.getKind()) {
+    case SNodeKind::Dense:
+      rewriter.replaceOp(op, lowerDenseLookup(rewriter, op.getLoc(), *n,
+                                              adaptor.getContainer(),
+                                              adaptor.getLinear()));
+      return success();
+    default:
+      return rewriter.notifyMatchFailure(op, "no lowering for this node kind");
+    }
   }
 };
+
+/// Address of component `comp` of the element of `field` in `cell`.
+static Value componentAddress(OpBuilder &b, Location loc, const PlaceLayout &p,
+                              Value cell, int64_t comp) {
+  return byteOffset(b, loc, cell, p.offsetInCell + p.componentOffsets[comp]);
+}
 
 struct PlacePtrLowering : SNodePattern<PlacePtrOp> {
   using SNodePattern::SNodePattern;
@@ -98,8 +117,134 @@ struct PlacePtrLowering : SNodePattern<PlacePtrOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     const PlaceLayout *p = layout.lookupPlace(op.getField());
     if (!p) return rewriter.notifyMatchFailure(op, "unknown field");
-    int64_t off = p->offsetInCell + p->componentOffsets[op.getComp()];
-    rewriter.replaceOp(op, byteOffset(rewriter, op.getLoc(), adaptor.getCell(), off));
+    rewriter.replaceOp(op, componentAddress(rewriter, op.getLoc(), *p,
+                                            adaptor.getCell(), op.getComp()));
+    return success();
+  }
+};
+
+/// Alias scopes of field accesses. Different fields never share bytes (an
+/// out-of-range index is undefined behaviour), so every access is tagged
+/// with its field's scope and declared not to alias the accesses of the
+/// other fields used in the same function. LLVM then needs no run-time
+/// overlap checks before vectorizing a loop that reads one field and writes
+/// another (fields share the root buffer, so without the tags their
+/// pointers are indistinguishable). The lists are per function: module-wide
+/// lists made every access name every other field, quadratic in the number
+/// of fields.
+class FieldAliasTags {
+public:
+  explicit FieldAliasTags(ModuleOp module) : ctx(module.getContext()) {
+    domain = LLVM::AliasScopeDomainAttr::get(
+        ctx, StringAttr::get(ctx, "tic.fields"));
+    module.walk([&](Operation *op) {
+      if (isa<LoadOp, StoreOp, AtomicRMWOp>(op))
+        fieldsOf[functionOf(op)].insert(
+            op->getAttrOfType<FlatSymbolRefAttr>("field").getValue());
+    });
+  }
+  static Operation *functionOf(Operation *op) {
+    return op->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
+  }
+  /// Tags `mem`, the lowering of an access to `field` from `access`.
+  void tag(Operation *mem, Operation *access, StringRef field) {
+    Operation *fn = functionOf(access);
+    const llvm::SetVector<StringRef> &used = fieldsOf[fn];
+    if (used.size() < 2)
+      return; // one field: nothing to tell apart
+    ArrayAttr &others = noAliasLists[{fn, field}];
+    if (!others) {
+      SmallVector<Attribute> list;
+      for (StringRef name : used)
+        if (name != field)
+          list.push_back(scope(name));
+      others = ArrayAttr::get(ctx, list);
+    }
+    auto aa = cast<LLVM::AliasAnalysisOpInterface>(mem);
+    aa.setAliasScopes(ArrayAttr::get(ctx, {scope(field)}));
+    aa.setNoAliasScopes(others);
+  }
+
+private:
+  LLVM::AliasScopeAttr scope(StringRef field) {
+    LLVM::AliasScopeAttr &s = scopes[field];
+    if (!s)
+      s = LLVM::AliasScopeAttr::get(domain, StringAttr::get(ctx, field));
+    return s;
+  }
+  MLIRContext *ctx;
+  LLVM::AliasScopeDomainAttr domain;
+  llvm::DenseMap<Operation *, llvm::SetVector<StringRef>> fieldsOf;
+  llvm::StringMap<LLVM::AliasScopeAttr> scopes;
+  llvm::DenseMap<std::pair<Operation *, StringRef>, ArrayAttr> noAliasLists;
+};
+
+/// Memory ops on places stored as plain bytes (every place today; a place in
+/// a bit_struct or bit_array will supply its own read-modify-write).
+template <typename Op> struct FieldMemoryPattern : SNodePattern<Op> {
+  FieldMemoryPattern(const TypeConverter &tc, MLIRContext *ctx,
+                     const SNodeLayout &layout, FieldAliasTags &tags)
+      : SNodePattern<Op>(tc, ctx, layout), tags(tags) {}
+  FieldAliasTags &tags;
+
+  /// The address of the accessed component, or null (match failure).
+  Value address(Op op, Value cell, ConversionPatternRewriter &rewriter) const {
+    const PlaceLayout *p = this->layout.lookupPlace(op.getField());
+    if (!p) {
+      (void)rewriter.notifyMatchFailure(op, "unknown field");
+      return nullptr;
+    }
+    return componentAddress(rewriter, op.getLoc(), *p, cell, op.getComp());
+  }
+};
+
+struct LoadLowering : FieldMemoryPattern<LoadOp> {
+  using FieldMemoryPattern::FieldMemoryPattern;
+  LogicalResult
+  matchAndRewrite(LoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value addr = address(op, adaptor.getCell(), rewriter);
+    if (!addr)
+      return failure();
+    auto load = LLVM::LoadOp::create(rewriter, op.getLoc(), op.getType(), addr,
+                                     getComponentSize(op.getType()));
+    tags.tag(load, op, op.getField());
+    rewriter.replaceOp(op, load.getResult());
+    return success();
+  }
+};
+
+struct StoreLowering : FieldMemoryPattern<StoreOp> {
+  using FieldMemoryPattern::FieldMemoryPattern;
+  LogicalResult
+  matchAndRewrite(StoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value addr = address(op, adaptor.getCell(), rewriter);
+    if (!addr)
+      return failure();
+    Type t = op.getValue().getType();
+    auto store = LLVM::StoreOp::create(
+        rewriter, op.getLoc(), adaptor.getValue(), addr, getComponentSize(t));
+    tags.tag(store, op, op.getField());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct AtomicRMWLowering : FieldMemoryPattern<AtomicRMWOp> {
+  using FieldMemoryPattern::FieldMemoryPattern;
+  LogicalResult
+  matchAndRewrite(AtomicRMWOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value addr = address(op, adaptor.getCell(), rewriter);
+    if (!addr)
+      return failure();
+    Type t = op.getValue().getType();
+    auto rmw = LLVM::AtomicRMWOp::create(
+        rewriter, op.getLoc(), toLLVMAtomicBinOp(op.getKind(), t), addr,
+        adaptor.getValue(), LLVM::AtomicOrdering::monotonic);
+    tags.tag(rmw, op, op.getField());
+    rewriter.replaceOp(op, rmw.getResult());
     return success();
   }
 };
@@ -186,12 +331,15 @@ struct ConvertSNodeToLLVMPass
     ConversionTarget target(*ctx);
     target.addLegalDialect<LLVM::LLVMDialect, arith::ArithDialect>();
     target.addIllegalOp<GetChildOp, LookupOp, PlacePtrOp, IndexExtractOp,
-                        LinearizeOp>();
+                        LinearizeOp, LoadOp, StoreOp, AtomicRMWOp>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
 
     RewritePatternSet patterns(ctx);
+    FieldAliasTags tags(module);
     patterns.add<GetChildLowering, LookupLowering, PlacePtrLowering,
                  IndexExtractLowering, LinearizeLowering>(converter, ctx, layout);
+    patterns.add<LoadLowering, StoreLowering, AtomicRMWLowering>(converter, ctx,
+                                                                 layout, tags);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
 

@@ -15,6 +15,7 @@ using namespace mlir;
 using namespace tic::snode;
 
 #include "tic/Dialect/SNode/SNodeDialect.cpp.inc"
+#include "tic/Dialect/SNode/SNodeEnums.cpp.inc"
 #include "tic/Dialect/SNode/SNodeInterfaces.cpp.inc"
 
 #define GET_TYPEDEF_CLASSES
@@ -29,19 +30,6 @@ void SNodeDialect::initialize() {
 #define GET_OP_LIST
 #include "tic/Dialect/SNode/SNodeOps.cpp.inc"
       >();
-}
-
-llvm::StringRef tic::snode::stringifySNodeKind(SNodeKind kind) {
-  switch (kind) {
-  case SNodeKind::Dense: return "dense";
-  case SNodeKind::Pointer: return "pointer";
-  case SNodeKind::Bitmasked: return "bitmasked";
-  case SNodeKind::Hash: return "hash";
-  case SNodeKind::Dynamic: return "dynamic";
-  case SNodeKind::BitStruct: return "bit_struct";
-  case SNodeKind::BitArray: return "bit_array";
-  }
-  return "?";
 }
 
 //===----------------------------------------------------------------------===//
@@ -561,7 +549,55 @@ OpFoldResult LinearizeOp::fold(FoldAdaptor) {
 }
 
 LogicalResult LookupOp::verifySymbolUses(SymbolTableCollection &tables) {
-  return success(bool(verifyNodeRef(*this, getNode(), tables)));
+  auto node = verifyNodeRef(*this, getNode(), tables);
+  if (!node)
+    return failure();
+  if (node.getKind() != getKind())
+    return emitOpError("says '")
+           << stringifySNodeKind(getKind()) << "' but @" << getNode()
+           << " is a '" << stringifySNodeKind(node.getKind()) << "' SNode";
+  return success();
+}
+
+void LookupOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  if (isAlwaysActive(getKind()))
+    return; // address arithmetic only
+  effects.emplace_back(MemoryEffects::Read::get(), StructureResource::get());
+  if (getActivate())
+    effects.emplace_back(MemoryEffects::Write::get(), StructureResource::get());
+}
+
+/// Field `name` exists, `comp` is one of its components, and `type` (when
+/// given) is that component's type.
+static LogicalResult verifyFieldComponent(Operation *op, StringRef name,
+                                          int64_t comp, Type type,
+                                          SymbolTableCollection &tables) {
+  PlaceOp place = lookupPlace(op, name, &tables);
+  if (!place)
+    return op->emitOpError("references unknown field '") << name << "'";
+  if (comp < 0 || uint64_t(comp) >= place.getNumComponents())
+    return op->emitOpError("component ")
+           << comp << " out of range: field '" << name << "' has "
+           << place.getNumComponents() << " components";
+  if (type && type != place.getComponentType(comp))
+    return op->emitOpError("type ")
+           << type << " does not match component " << comp << " of field '"
+           << name << "' (" << place.getComponentType(comp) << ")";
+  return success();
+}
+
+LogicalResult LoadOp::verifySymbolUses(SymbolTableCollection &tables) {
+  return verifyFieldComponent(*this, getField(), getComp(), getType(), tables);
+}
+LogicalResult StoreOp::verifySymbolUses(SymbolTableCollection &tables) {
+  return verifyFieldComponent(*this, getField(), getComp(),
+                              getValue().getType(), tables);
+}
+LogicalResult AtomicRMWOp::verifySymbolUses(SymbolTableCollection &tables) {
+  return verifyFieldComponent(*this, getField(), getComp(),
+                              getValue().getType(), tables);
 }
 
 LogicalResult PlacePtrOp::verify() {
@@ -571,12 +607,7 @@ LogicalResult PlacePtrOp::verify() {
 }
 
 LogicalResult PlacePtrOp::verifySymbolUses(SymbolTableCollection &tables) {
-  PlaceOp place = lookupPlace(*this, getField(), &tables);
-  if (!place) return emitOpError("references unknown field '") << getField() << "'";
-  if (getComp() < 0 || uint64_t(getComp()) >= place.getNumComponents())
-    return emitOpError("component ") << getComp() << " out of range: field '"
-           << getField() << "' has " << place.getNumComponents() << " components";
-  return success();
+  return verifyFieldComponent(*this, getField(), getComp(), Type(), tables);
 }
 
 #define GET_OP_CLASSES

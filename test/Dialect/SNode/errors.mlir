@@ -153,3 +153,47 @@ func.func @f(%p: !snode.ptr) {
   %x = snode.get_child %p, @zz
   return
 }
+
+// -----
+
+snode.tree @root {
+  snode.pointer @a axes [0] shape [4] { snode.place @u : [f32] }
+}
+func.func @f(%p: !snode.ptr, %i: i32) {
+  // expected-error @+1 {{says 'dense' but @a is a 'pointer' SNode}}
+  %x = snode.lookup dense %p, @a[%i] : i32
+  return
+}
+
+// -----
+
+snode.tree @root {
+  snode.dense @a axes [0] shape [4] { snode.place @u : [f32] }
+}
+func.func @f(%p: !snode.ptr) {
+  // expected-error @+1 {{type 'i32' does not match component 0 of field 'u' ('f32')}}
+  %x = snode.load %p, @u[0] : i32
+  return
+}
+
+// -----
+
+snode.tree @root {
+  snode.dense @a axes [0] shape [4] { snode.place @u : [f32] }
+}
+func.func @f(%p: !snode.ptr, %v: f32) {
+  // expected-error @+1 {{component 2 out of range: field 'u' has 1 components}}
+  snode.store %v, %p, @u[2] : f32
+  return
+}
+
+// -----
+
+snode.tree @root {
+  snode.dense @a axes [0] shape [4] { snode.place @u : [f32] }
+}
+func.func @f(%p: !snode.ptr, %v: f32) {
+  // expected-error @+1 {{references unknown field 'w'}}
+  %o = snode.atomic_rmw add %v, %p, @w[0] : f32
+  return
+}

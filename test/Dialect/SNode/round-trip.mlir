@@ -42,15 +42,35 @@ func.func @micro(%i: i32, %j: i32) -> f32 {
   %bj = snode.index_extract %j, @blk[1] below 8 : i32
   // CHECK: %[[L:.*]] = snode.linearize @blk(%[[I]], %{{.*}}) : i32
   %l = snode.linearize @blk(%bi, %bj) : i32
-  // CHECK: snode.lookup %[[C]], @blk[%[[L]]] : i32
-  %cell = snode.lookup %c, @blk[%l] : i32
+  // CHECK: snode.lookup dense %[[C]], @blk[%[[L]]] : i32
+  %cell = snode.lookup dense %c, @blk[%l] : i32
   %c2 = snode.get_child %cell, @cell
   %ci = snode.index_extract %i, @cell[0] below 1 : i32
   %cj = snode.index_extract %j, @cell[1] below 1 : i32
   %l2 = snode.linearize @cell(%ci, %cj) : i32
-  %cell2 = snode.lookup %c2, @cell[%l2] : i32
+  %cell2 = snode.lookup dense %c2, @cell[%l2] : i32
   // CHECK: snode.place_ptr %{{.*}}, @x[2] : !llvm.ptr
   %p = snode.place_ptr %cell2, @x[2] : !llvm.ptr
   %v = llvm.load %p : !llvm.ptr -> f32
+  // CHECK: %[[V:.*]] = snode.load %[[CELL:[0-9a-z_]+]], @x[1] : f32
+  %w = snode.load %cell2, @x[1] : f32
+  // CHECK: snode.store %[[V]], %[[CELL]], @u[0] : f32
+  snode.store %w, %cell2, @u[0] : f32
+  // CHECK: snode.atomic_rmw max %[[V]], %[[CELL]], @u[0] : f32
+  %o = snode.atomic_rmw max %w, %cell2, @u[0] : f32
   return %v : f32
+}
+
+// CHECK-LABEL: func.func @sparse_lookups
+func.func @sparse_lookups(%i: i32) -> i32 {
+  %r = snode.root_ptr @root
+  %c = snode.get_child %r, @p
+  // CHECK: snode.lookup pointer %{{.*}}, @p[%{{.*}}] : i32
+  %cell = snode.lookup pointer %c, @p[%i] : i32
+  // CHECK: snode.lookup pointer %{{.*}}, @p[%{{.*}}] activate : i32
+  %cell2 = snode.lookup pointer %c, @p[%i] activate : i32
+  %d = snode.get_child %cell2, @pd
+  %leaf = snode.lookup dense %d, @pd[%i] : i32
+  %v = snode.load %leaf, @pv[0] : i32
+  return %v : i32
 }

@@ -10,11 +10,27 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+// SNodeKind (only Dense is lowered today; the others parse, verify and are
+// reported as "not supported yet" by the lowerings) and AtomicKind.
+#include "tic/Dialect/SNode/SNodeEnums.h.inc"
+
 namespace tic::snode {
-/// Kinds of container SNodes. Only Dense is lowered today; the others parse,
-/// verify and are reported as "not supported yet" by the lowerings.
-enum class SNodeKind { Dense, Pointer, Bitmasked, Hash, Dynamic, BitStruct, BitArray };
-llvm::StringRef stringifySNodeKind(SNodeKind kind);
+/// Which cells exist: activation state, pointers, hash tables, lengths.
+struct StructureResource
+    : mlir::SideEffects::Resource::Base<StructureResource> {
+  llvm::StringRef getName() final { return "snode::Structure"; }
+};
+/// The values stored in placed fields.
+struct FieldDataResource
+    : mlir::SideEffects::Resource::Base<FieldDataResource> {
+  llvm::StringRef getName() final { return "snode::FieldData"; }
+};
+/// Nodes whose cells are all active, always: a lookup is address
+/// arithmetic with no memory effect.
+inline bool isAlwaysActive(SNodeKind kind) {
+  return kind == SNodeKind::Dense || kind == SNodeKind::BitStruct ||
+         kind == SNodeKind::BitArray;
+}
 } // namespace tic::snode
 
 #include "tic/Dialect/SNode/SNodeDialect.h.inc"

@@ -12,6 +12,7 @@ include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/IR/BuiltinAttributes.td"
 include "tic/Dialect/SNode/SNodeDialect.td"
 include "tic/Dialect/SNode/SNodeTypes.td"
+include "tic/Dialect/SNode/SNodeAttrs.td"
 include "tic/Dialect/SNode/SNodeInterfaces.td"
 
 //===----------------------------------------------------------------------===//
@@ -186,19 +187,87 @@ def SNode_LinearizeOp : SNode_Op<"linearize", [Pure, SameOperandsAndResultType,
   let hasFolder = 1;
 }
 
-def SNode_LookupOp : SNode_Op<"lookup", [Pure,
+def SNode_LookupOp : SNode_Op<"lookup", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "cell number %linear of container @node";
-  let arguments = (ins SNode_PtrType:$container, FlatSymbolRefAttr:$node,
-                       AnySignlessInteger:$linear);
+  let description = [{
+    `snode.lookup dense %cont, @n[%l] : i32` is the cell `%l` of the
+    container `%cont` of node `@n`, whose kind is repeated on the op (and
+    checked against the node) so that its memory effects are known without a
+    symbol lookup. Without `activate` it never activates anything; with it,
+    the cell (and what it needs of its container) becomes active first.
+
+    Effects: none on an always-active node (dense, bit_struct, bit_array:
+    the lookup is address arithmetic, so CSE and LICM may move it freely);
+    on a sparse node, a read of the `Structure` resource, and with `activate`
+    also a write. Each node kind supplies its own lowering of this op
+    (convert-snode-to-llvm); nothing else depends on the kind.
+  }];
+  let arguments = (ins SNode_KindAttr:$kind, SNode_PtrType:$container,
+                       FlatSymbolRefAttr:$node, AnySignlessInteger:$linear,
+                       UnitAttr:$activate);
   let results = (outs SNode_PtrType:$result);
+  let assemblyFormat = [{
+    $kind $container `,` $node `[` $linear `]` (`activate` $activate^)?
+    attr-dict `:` type($linear)
+  }];
+  let builders = [OpBuilder<(ins "::tic::snode::SNodeKind":$kind,
+      "::mlir::Value":$container, "::llvm::StringRef":$node,
+      "::mlir::Value":$linear, CArg<"bool", "false">:$activate), [{
+    build($_builder, $_state, ::tic::snode::PtrType::get($_builder.getContext()),
+          kind, container, node, linear, activate);
+  }]>];
+}
+
+def SNode_LoadOp : SNode_Op<"load", [
+    MemoryEffects<[MemRead<SNode_FieldDataResource>]>,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "reads component `comp` of field @field in a cell";
+  let description = [{
+    `snode.load %cell, @u[0] : f32` reads the first component of the element
+    of `@u` placed in `%cell` (a cell of `@u`'s parent container, or the
+    root cell of its tree for a 0-D field). How the element is stored (plain
+    bytes, bits of a bit_struct word) is the lowering's business.
+  }];
+  let arguments = (ins SNode_PtrType:$cell, FlatSymbolRefAttr:$field,
+                       I64Attr:$comp);
+  let results = (outs AnyType:$result);
   let assemblyFormat =
-      "$container `,` $node `[` $linear `]` attr-dict `:` type($linear)";
+      "$cell `,` $field `[` $comp `]` attr-dict `:` type($result)";
+}
+
+def SNode_StoreOp : SNode_Op<"store", [
+    MemoryEffects<[MemWrite<SNode_FieldDataResource>]>,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "writes component `comp` of field @field in a cell";
+  let arguments = (ins AnyType:$value, SNode_PtrType:$cell,
+                       FlatSymbolRefAttr:$field, I64Attr:$comp);
+  let assemblyFormat =
+      "$value `,` $cell `,` $field `[` $comp `]` attr-dict `:` type($value)";
+}
+
+def SNode_AtomicRMWOp : SNode_Op<"atomic_rmw", [
+    MemoryEffects<[MemRead<SNode_FieldDataResource>,
+                   MemWrite<SNode_FieldDataResource>]>,
+    AllTypesMatch<["value", "result"]>,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "atomic read-modify-write of a component in a cell; yields the old value";
+  let arguments = (ins SNode_AtomicKindAttr:$kind, AnyType:$value,
+                       SNode_PtrType:$cell, FlatSymbolRefAttr:$field,
+                       I64Attr:$comp);
+  let results = (outs AnyType:$result);
+  let assemblyFormat =
+      "$kind $value `,` $cell `,` $field `[` $comp `]` attr-dict `:` type($value)";
 }
 
 def SNode_PlacePtrOp : SNode_Op<"place_ptr", [Pure,
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "address of component `comp` of field @field inside a cell";
+  let description = [{
+    For lowerings that need the raw address of a plainly stored component
+    (bulk copies); field accesses use snode.load / store / atomic_rmw.
+  }];
   let arguments = (ins SNode_PtrType:$cell, FlatSymbolRefAttr:$field,
                        I64Attr:$comp);
   let results = (outs AnyType:$result);

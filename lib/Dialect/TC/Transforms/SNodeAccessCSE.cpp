@@ -7,6 +7,12 @@
 //     are hoisted out of the loop, so they run once per kernel launch.
 //  2. Structurally identical micro-access ops are merged into a dominating
 //     one, across blocks and regions.
+// Both rely on the ops' declared memory effects, not on their kind: address
+// arithmetic (root_ptr, get_child, index_extract, linearize, place_ptr,
+// lookups on always-active nodes) has none and moves freely; a lookup that
+// reads the `Structure` resource (sparse nodes) moves or merges only in a
+// function where nothing writes that resource (no activation or
+// deactivation), and an activating lookup never does.
 //
 //===----------------------------------------------------------------------===//
 #include "tic/Dialect/SNode/SNodeDialect.h"
@@ -15,7 +21,9 @@
 
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/OperationSupport.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace tic {
 #define GEN_PASS_DEF_SNODEACCESSCSE
@@ -32,9 +40,52 @@ static bool isMicroAccess(Operation *op) {
              snode::LinearizeOp, snode::LookupOp, snode::PlacePtrOp>(op);
 }
 
+/// Whether `op` may write the SNode structure (or has unknown effects).
+static bool mayWriteStructure(Operation *op) {
+  auto iface = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!iface) // unknown effects, unless its nested ops (walked too) say
+    return !op->hasTrait<OpTrait::HasRecursiveMemoryEffects>();
+  SmallVector<MemoryEffects::EffectInstance> effects;
+  iface.getEffects(effects);
+  return llvm::any_of(effects, [](const MemoryEffects::EffectInstance &e) {
+    return isa<MemoryEffects::Write>(e.getEffect()) &&
+           (isa<snode::StructureResource>(e.getResource()) ||
+            isa<SideEffects::DefaultResource>(e.getResource()));
+  });
+}
+
+/// Whether `op` may be moved or merged: it has no memory effect, or it only
+/// reads the structure and `structureWritten` is false.
+static bool isMovable(Operation *op, bool structureWritten) {
+  if (isMemoryEffectFree(op))
+    return true;
+  auto iface = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!iface || structureWritten)
+    return false;
+  SmallVector<MemoryEffects::EffectInstance> effects;
+  iface.getEffects(effects);
+  return llvm::all_of(effects, [](const MemoryEffects::EffectInstance &e) {
+    return isa<MemoryEffects::Read>(e.getEffect()) &&
+           isa<snode::StructureResource>(e.getResource());
+  });
+}
+
 struct SNodeAccessCSEPass : tic::impl::SNodeAccessCSEBase<SNodeAccessCSEPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
+
+    // Functions (kernels) in which something may write the structure.
+    llvm::DenseSet<Operation *> writesStructure;
+    module.walk([&](Operation *op) {
+      if (mayWriteStructure(op))
+        writesStructure.insert(
+            op->getParentWithTrait<OpTrait::IsIsolatedFromAbove>());
+    });
+    auto movable = [&](Operation *op) {
+      return isMovable(
+          op, writesStructure.contains(
+                  op->getParentWithTrait<OpTrait::IsIsolatedFromAbove>()));
+    };
 
     // 1. Hoist loop-invariant micro-access ops out of parallel loops.
     SmallVector<Operation *> loops;
@@ -44,7 +95,8 @@ struct SNodeAccessCSEPass : tic::impl::SNodeAccessCSEBase<SNodeAccessCSEPass> {
     for (Operation *loop : loops) {
       SmallVector<Operation *> candidates;
       loop->walk<WalkOrder::PreOrder>([&](Operation *op) {
-        if (isMicroAccess(op)) candidates.push_back(op);
+        if (isMicroAccess(op) && movable(op))
+          candidates.push_back(op);
       });
       for (Operation *op : candidates) {
         bool invariant = llvm::all_of(op->getOperands(), [&](Value v) {
@@ -58,7 +110,8 @@ struct SNodeAccessCSEPass : tic::impl::SNodeAccessCSEBase<SNodeAccessCSEPass> {
     DominanceInfo dom(module);
     SmallVector<Operation *> ops;
     module.walk<WalkOrder::PreOrder>([&](Operation *op) {
-      if (isMicroAccess(op)) ops.push_back(op);
+      if (isMicroAccess(op) && movable(op))
+        ops.push_back(op);
     });
     // Buckets per kernel (an op never dominates one in another function):
     // module-wide buckets compared every kernel's root_ptr with all others,
