@@ -433,7 +433,7 @@ RV Generator::genAtomicBuiltin(const tast::CallExpr &e) {
   flatten(lv.type, tts);
   // A kernel-scope `var` is shared by every iteration of a parallel loop:
   // atomic_add(s, v) there must be a real atomic (memref.atomic_rmw, which
-  // convert-tc-to-llvm privatizes when the old value is unused), not the
+  // tic-privatize-reductions privatizes when the old value is unused), not the
   // plain update a thread-private local gets.
   const tast::Expr *root = e.args[0].value.get();
   while (true) {

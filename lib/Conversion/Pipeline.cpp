@@ -21,7 +21,7 @@ void tic::buildCPULoweringPipeline(mlir::OpPassManager &pm,
                                    const CPULoweringOptions &options) {
   // On tc ops, before anything is lowered: struct-for induction variables
   // are still the cells' indices, and the field accesses still name fields.
-  // Kernel-scope reductions are left to convert-tc-to-llvm's privatization.
+  // Kernel-scope reductions are left to tic-privatize-reductions.
   // Kernels are structured first (a no-op on what tic's driver emits, which
   // it has lifted already).
   pm.addPass(createLiftControlFlow());
@@ -37,6 +37,11 @@ void tic::buildCPULoweringPipeline(mlir::OpPassManager &pm,
     pm.addPass(mlir::createCanonicalizerPass());
     pm.addPass(mlir::createCSEPass());
   }
+  // Parallel loops become tasks and launches (target-neutral); the CPU's
+  // conversion then makes thread-pool chunks of them.
+  pm.addPass(createOutlineTasks());
+  if (options.privatizeReductions)
+    pm.addPass(createPrivatizeReductions());
   pm.addPass(createConvertTCToLLVM());
   pm.addPass(createConvertSNodeToLLVM());
   pm.addPass(mlir::createSCFToControlFlowPass());

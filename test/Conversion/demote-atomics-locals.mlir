@@ -1,10 +1,10 @@
 // RUN: %tic-opt %s --tic-demote-atomics | FileCheck %s
-// RUN: %tic-opt %s --tic-demote-atomics --convert-tc-to-llvm | FileCheck %s --check-prefix=LOWER
+// RUN: %tic-opt %s --tic-demote-atomics --tic-outline-tasks --tic-privatize-reductions | FileCheck %s --check-prefix=LOWER
 
 // tic-demote-atomics on memref.atomic_rmw (locals): a local allocated in the
 // iteration, or updated where one thread runs, is demoted; a kernel-scope
-// reduction captured by a parallel loop is left to convert-tc-to-llvm, which
-// privatizes it per chunk (one atomic per chunk instead of a plain update of
+// reduction captured by a parallel loop is left to tic-privatize-reductions,
+// which privatizes it per task (one atomic per chunk instead of a plain update of
 // the shared slot per iteration).
 
 // CHECK-LABEL: tc.kernel @locals
@@ -34,19 +34,19 @@
 // CHECK:         tc.return
 
 // After the outlining: the privatized reduction of the parallel loop has one
-// atomic, in the chunk's exit block, and the demoted updates none.
-// LOWER-LABEL: llvm.func internal @locals__par0(
+// atomic, before the task returns, and the demoted updates none.
+// LOWER-LABEL: tc.task @locals__par0
 // LOWER:         arith.constant -0.000000e+00 : f32
 // LOWER-NOT:     memref.atomic_rmw
 // LOWER:         memref.atomic_rmw addf
-// LOWER-NEXT:    llvm.return
-// LOWER-LABEL: llvm.func internal @locals__par1(
+// LOWER-NEXT:    tc.return
+// LOWER-LABEL: tc.task @locals__par1
 // LOWER:         arith.constant -0.000000e+00 : f32
 // LOWER-NOT:     memref.atomic_rmw
 // LOWER:         arith.addi
 // LOWER-NOT:     memref.atomic_rmw
 // LOWER:         memref.atomic_rmw addf
-// LOWER-NEXT:    llvm.return
+// LOWER-NEXT:    tc.return
 tc.kernel @locals(%w: f32, %k: i32) -> (f32, i32) {
   %c0 = arith.constant 0 : i32
   %c64 = arith.constant 64 : i32

@@ -1,15 +1,18 @@
-// Kernel-scope reductions are privatized per chunk by convert-tc-to-llvm: the
-// outlined @k__parN accumulates into an identity-initialized local and
-// performs ONE atomic RMW into the captured accumulator at the chunk's exit.
-// A captured memref with any other use in the loop (a load, a store, a used
-// atomic result, mixed kinds) keeps its per-iteration atomics.
-// RUN: %tic-opt %s --convert-tc-to-llvm | FileCheck %s
+// Kernel-scope reductions are privatized per task by tic-privatize-reductions:
+// the task @k__parN accumulates into an identity-initialized local and
+// performs ONE atomic RMW into the captured accumulator when it returns (on
+// the CPU: once per chunk). A captured memref with any other use in the task
+// (a load, a store, a used atomic result, mixed kinds) keeps its
+// per-iteration atomics.
+// RUN: %tic-opt %s --tic-lift-control-flow --tic-outline-tasks --tic-privatize-reductions | FileCheck %s
 // RUN: %tic-opt %s --tic-cpu-pipeline | FileCheck %s --check-prefix=PIPE
-// RUN: %tic-opt %s --convert-tc-to-llvm=privatize-reductions=false | FileCheck %s --check-prefix=OFF
+// RUN: %tic-opt %s --tic-lift-control-flow --tic-outline-tasks | FileCheck %s --check-prefix=OFF
 
-// The privatizable loop (2-D, several blocks, -= as add, min on i32, max on f32).
-// CHECK-LABEL: llvm.func internal @red__par0(
-// CHECK:         %[[PS:.*]] = memref.alloca() : memref<f32>
+// The privatizable loop (2-D, both branches of an if, -= as add, min on
+// i32, max on f32): private slots first, in the order of the captures.
+// CHECK-LABEL: tc.task @red__par0
+// CHECK-NEXT:  ^bb0(%{{.*}}: i64, %{{.*}}: i64, %{{.*}}: !tc.ndarray<f32, 2>, %[[S:.*]]: memref<f32>, %[[M:.*]]: memref<i32>, %[[X:.*]]: memref<f32>):
+// CHECK-NEXT:    %[[PS:.*]] = memref.alloca() : memref<f32>
 // CHECK-NEXT:    %[[Z:.*]] = arith.constant -0.000000e+00 : f32
 // CHECK-NEXT:    memref.store %[[Z]], %[[PS]][] : memref<f32>
 // CHECK-NEXT:    %[[PM:.*]] = memref.alloca() : memref<i32>
@@ -18,7 +21,6 @@
 // CHECK-NEXT:    %[[PX:.*]] = memref.alloca() : memref<f32>
 // CHECK-NEXT:    %[[NINF:.*]] = arith.constant 0xFF800000 : f32
 // CHECK-NEXT:    memref.store %[[NINF]], %[[PX]][] : memref<f32>
-// CHECK-NEXT:    llvm.br
 // The loop body: plain updates of the private locals, no atomics.
 // CHECK-NOT:     memref.atomic_rmw
 // CHECK:         %[[A0:.*]] = memref.load %[[PS]][] : memref<f32>
@@ -33,33 +35,33 @@
 // CHECK-NOT:     memref.atomic_rmw
 // CHECK:         arith.maximumf
 // CHECK-NOT:     memref.atomic_rmw
-// The chunk epilogue (exit block): exactly one atomic per accumulator.
-// CHECK:         %[[S:.*]] = memref.load %[[PS]][] : memref<f32>
-// CHECK-NEXT:    memref.atomic_rmw addf %[[S]], %{{.*}}[] : (f32, memref<f32>) -> f32
-// CHECK-NEXT:    %[[M:.*]] = memref.load %[[PM]][] : memref<i32>
-// CHECK-NEXT:    memref.atomic_rmw mins %[[M]], %{{.*}}[] : (i32, memref<i32>) -> i32
-// CHECK-NEXT:    %[[X:.*]] = memref.load %[[PX]][] : memref<f32>
-// CHECK-NEXT:    memref.atomic_rmw maximumf %[[X]], %{{.*}}[] : (f32, memref<f32>) -> f32
-// CHECK-NEXT:    llvm.return
+// Before the task returns: exactly one atomic per accumulator.
+// CHECK:         %[[RS:.*]] = memref.load %[[PS]][] : memref<f32>
+// CHECK-NEXT:    memref.atomic_rmw addf %[[RS]], %[[S]][] : (f32, memref<f32>) -> f32
+// CHECK-NEXT:    %[[RM:.*]] = memref.load %[[PM]][] : memref<i32>
+// CHECK-NEXT:    memref.atomic_rmw mins %[[RM]], %[[M]][] : (i32, memref<i32>) -> i32
+// CHECK-NEXT:    %[[RX:.*]] = memref.load %[[PX]][] : memref<f32>
+// CHECK-NEXT:    memref.atomic_rmw maximumf %[[RX]], %[[X]][] : (f32, memref<f32>) -> f32
+// CHECK-NEXT:    tc.return
 // CHECK-NEXT:  }
 
 // Not privatizable: the atomic's result is used.
-// CHECK-LABEL: llvm.func internal @red__par1(
+// CHECK-LABEL: tc.task @red__par1
 // CHECK-NOT:     memref.alloca
 // CHECK:         %[[OLD:.*]] = memref.atomic_rmw addf
-// CHECK:         llvm.store %[[OLD]]
+// CHECK:         tc.ndarray_store %[[OLD]]
 // Not privatizable: mixed kinds on one accumulator.
-// CHECK-LABEL: llvm.func internal @red__par2(
+// CHECK-LABEL: tc.task @red__par2
 // CHECK-NOT:     memref.alloca
 // CHECK:         memref.atomic_rmw addi
 // CHECK:         memref.atomic_rmw maxs
-// CHECK:         llvm.return
+// CHECK:         tc.return
 // Not privatizable: the accumulator is also read in the loop.
-// CHECK-LABEL: llvm.func internal @red__par3(
+// CHECK-LABEL: tc.task @red__par3
 // CHECK-NOT:     memref.alloca
 // CHECK:         memref.load
 // CHECK:         memref.atomic_rmw addf
-// CHECK:         llvm.return
+// CHECK:         tc.return
 
 // After the whole pipeline: the privatized chunk function has exactly one
 // atomicrmw per accumulator, all just before its return.
@@ -76,14 +78,13 @@
 // PIPE:         llvm.atomicrmw fadd
 
 // Without the privatization every update is an atomic in the loop body.
-// OFF-LABEL: llvm.func internal @red__par0(
+// OFF-LABEL: tc.task @red__par0
 // OFF-NOT:     memref.alloca
 // OFF:         memref.atomic_rmw addf
 // OFF:         memref.atomic_rmw mins
 // OFF:         memref.atomic_rmw addf
 // OFF:         memref.atomic_rmw maximumf
-// OFF:         llvm.br
-// OFF:         llvm.return
+// OFF:         tc.return
 
 tc.kernel @red(%arr: !tc.ndarray<f32, 2>) -> (f32, i32, f32, f32, i32, f32) {
   %c0 = arith.constant 0 : i32

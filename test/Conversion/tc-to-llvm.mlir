@@ -1,4 +1,7 @@
-// RUN: %tic-opt %s --tic-allocate-layout --convert-tc-to-llvm | FileCheck %s
+// RUN: %tic-opt %s --tic-allocate-layout --tic-outline-tasks --convert-tc-to-llvm | FileCheck %s
+
+// The CPU's lowering of kernels, tasks and launches (tic-outline-tasks makes
+// the tasks: outline-tasks.mlir).
 
 snode.tree @root {
   snode.dense @g axes [0, 1] shape [8, 16] { snode.place @u : [f32] }
@@ -10,20 +13,22 @@ snode.tree @second {
 // Kernel signature: context first, ndarray as a pointer to tc_ndarray.
 // CHECK: func.func @k(%[[CTX:.*]]: !llvm.ptr, %[[ARR:.*]]: !llvm.ptr, %[[S:.*]]: f32) -> f32
 // Closure on the stack, in the entry block.
-// CHECK:       %[[CL:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(ptr, i64, ptr, f32, i32)>
-// ndarray data pointer and extents loaded once.
+// the context, then the task's captures (the ndarray as its tc_ndarray pointer).
+// CHECK:       %[[CL:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(ptr, ptr, f32, i32)>
+// ndarray data pointer and extents loaded once (for the kernel's own uses).
 // CHECK:       %[[DATA:.*]] = llvm.load %[[ARR]] {alignment = 8 : i64} : !llvm.ptr -> !llvm.ptr
 // CHECK:       llvm.getelementptr inbounds %[[ARR]][0, 2, 1] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(ptr, i32, array<8 x i64>, i32)>
 // Second tree: root buffer + tree offset.
 // CHECK:       %[[RT:.*]] = llvm.call @tic_rt_root(%[[CTX]])
 // CHECK:       llvm.getelementptr inbounds %[[RT]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i8
-// Capture stores: ctx first.
-// CHECK:       %[[F0:.*]] = llvm.getelementptr inbounds %[[CL]][0, 0]
-// CHECK-NEXT:  llvm.store %[[CTX]], %[[F0]]
-// CHECK:       llvm.store %[[S]],
-// Trip count = product of the extents; grain from loop_config.
+// Trip count = product of the extents (computed by tic-outline-tasks).
 // CHECK:       %[[T0:.*]] = arith.muli
 // CHECK:       %[[TOT:.*]] = arith.muli %[[T0]],
+// Capture stores: ctx first; grain from loop_config.
+// CHECK:       %[[F0:.*]] = llvm.getelementptr inbounds %[[CL]][0, 0]
+// CHECK-NEXT:  llvm.store %[[CTX]], %[[F0]]
+// CHECK:       llvm.store %[[ARR]],
+// CHECK:       llvm.store %[[S]],
 // CHECK:       %[[GR:.*]] = arith.constant 16 : i64
 // CHECK:       %[[FN:.*]] = llvm.mlir.addressof @k__par0 : !llvm.ptr
 // CHECK:       llvm.call @tic_rt_parallel_for(%[[CTX]], %{{.*}}, %[[TOT]], %[[GR]], %[[FN]], %[[CL]])
@@ -44,16 +49,12 @@ snode.tree @second {
 // CHECK: llvm.func internal @k__par0(%[[C:.*]]: !llvm.ptr, %[[B:.*]]: i64, %[[E:.*]]: i64, %[[TID:.*]]: i32)
 // CHECK:       %[[P0:.*]] = llvm.getelementptr inbounds %[[C]][0, 0]
 // CHECK:       %[[BCTX:.*]] = llvm.load %[[P0]] : !llvm.ptr -> !llvm.ptr
-// Outer loop over the linear index, then row / column split.
-// CHECK:       llvm.br ^[[OUTER:.*]](%[[B]] : i64)
-// CHECK:       ^[[OUTER]](%[[LIN:.*]]: i64):
+// The captured ndarray: its data pointer and extents, once per chunk.
+// CHECK:       %[[ND:.*]] = llvm.load
+// CHECK-NEXT:  llvm.load %[[ND]] {alignment = 8 : i64} : !llvm.ptr -> !llvm.ptr
+// The task's iterations over [begin, end), as tic-outline-tasks made them.
+// CHECK:       scf.while (%[[LIN:.*]] = %[[B]]) : (i64) -> i64
 // CHECK:       arith.cmpi slt, %[[LIN]], %[[E]] : i64
-// CHECK:       arith.divui %[[LIN]]
-// CHECK:       arith.remui %[[LIN]]
-// Inner counted loop over the last dimension; the loop variable (i32) is a
-// second induction variable of the inner loop, not a truncation per iteration.
-// CHECK:       ^{{.*}}(%[[J:.*]]: i64, %{{.*}}: i32):
-// CHECK:       arith.cmpi slt, %[[J]],
 // Random inside the loop uses the worker's thread id.
 // CHECK:       llvm.call @tic_rt_rand_f32(%[[BCTX]], %[[TID]])
 // CHECK:       llvm.return

@@ -8,27 +8,14 @@ def ConvertTCToLLVM : Pass<"convert-tc-to-llvm", "::mlir::ModuleOp"> {
   let summary = "Lower tc kernels to functions calling the tic runtime";
   let description = [{
     Each tc.kernel @k becomes `func.func @k(%ctx: !llvm.ptr, params...)`
-    (ndarray parameters: pointer to a tc_ndarray). Each tc.parallel_for is
-    outlined into `func.func private @k__par<N>(!llvm.ptr closure, i64 begin,
-    i64 end, i32 thread_id)` iterating over the linearized index range
-    (the innermost dimension stays a simple counted loop), and replaced by a
-    stack closure plus a call to tic_rt_parallel_for. tc.random, tc.print,
-    tc.assert, tc.ndarray_* and snode.root_ptr become LLVM code and runtime
-    calls.
-
-    Reductions are privatized per chunk: a value captured by a
-    tc.parallel_for whose only uses in the loop are `memref.atomic_rmw` ops
-    of one kind (addf/addi, minimumf/mins/minu, maximumf/maxs/maxu,
-    andi/ori) with unused results is accumulated in a private local of the
-    outlined function (initialized with the kind's identity) and combined
-    into the shared accumulator by ONE atomic RMW when the chunk ends.
+    (ndarray parameters: pointer to a tc_ndarray). Each tc.task @k__parN
+    (tic-outline-tasks) becomes `llvm.func internal @k__parN(!llvm.ptr
+    closure, i64 begin, i64 end, i32 thread_id)`, whose context and captures
+    are loaded from the closure; each tc.launch becomes a stack closure plus
+    a call to tic_rt_parallel_for (a direct call when `serialize`).
+    tc.random, tc.print, tc.assert, tc.ndarray_* and snode.root_ptr become
+    LLVM code and runtime calls.
   }];
-  let options = [
-    Option<"privatizeReductions", "privatize-reductions", "bool",
-           /*default=*/"true",
-           "Accumulate kernel-scope reductions in a per-chunk private "
-           "local and perform one atomic RMW per chunk">
-  ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::func::FuncDialect",
                            "::mlir::arith::ArithDialect",

@@ -15,17 +15,20 @@ struct CPULoweringOptions {
   bool accessCSE = true;
   /// Run tic-demote-atomics (atomics that cannot race -> load/op/store).
   bool demoteAtomics = true;
+  /// Run tic-privatize-reductions (one atomic per chunk for reductions).
+  bool privatizeReductions = true;
 };
 
 /// Adds the passes that take a module of tc kernels + snode trees down to
 /// the LLVM dialect (ready for mlir::translateModuleToLLVMIR / tic::emitCPU):
-///   tic-demote-atomics, tic-lower-struct-for, tic-lower-field-access,
-///   tic-snode-access-cse,
-///   [canonicalize, cse], convert-tc-to-llvm, convert-snode-to-llvm,
+///   tic-lift-control-flow, tic-allocate-layout, tic-demote-atomics,
+///   tic-lower-struct-for, tic-split-index-set, tic-lower-field-access,
+///   [cse], tic-snode-access-cse, [canonicalize, cse], tic-outline-tasks,
+///   tic-privatize-reductions, convert-tc-to-llvm, convert-snode-to-llvm,
 ///   convert-scf-to-cf, convert-math-to-llvm, convert-math-to-libm,
 ///   convert-arith-to-llvm, finalize-memref-to-llvm, convert-cf-to-llvm,
 ///   convert-func-to-llvm, convert-ub-to-llvm, reconcile-unrealized-casts.
-/// `pm` must be a pass manager on builtin.module. Compute the SNodeLayout
+/// `pm` must be a pass manager on builtin.module. Read the SNodeLayout
 /// (root size, field shapes) BEFORE running it: the trees are erased.
 void buildCPULoweringPipeline(mlir::OpPassManager &pm,
                               const CPULoweringOptions &options = {});

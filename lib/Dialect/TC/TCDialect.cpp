@@ -89,7 +89,12 @@ LogicalResult KernelOp::verify() {
 }
 
 LogicalResult ReturnOp::verify() {
-  auto kernel = (*this)->getParentOfType<KernelOp>();
+  auto kernel = dyn_cast<KernelOp>((*this)->getParentOp());
+  if (!kernel) {
+    if (!getOperands().empty())
+      return emitOpError("returns values from a task");
+    return success();
+  }
   ArrayRef<Type> results = kernel.getResultTypes();
   if (getOperands().size() != results.size())
     return emitOpError("returns ") << getOperands().size()
@@ -98,6 +103,39 @@ LogicalResult ReturnOp::verify() {
     if (v.getType() != t)
       return emitOpError("type ") << v.getType()
              << " does not match the kernel result type " << t;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Tasks
+//===----------------------------------------------------------------------===//
+
+LogicalResult TaskOp::verifyRegions() {
+  Block &entry = getBody().front();
+  if (entry.getNumArguments() < 2 ||
+      !entry.getArgument(0).getType().isInteger(64) ||
+      !entry.getArgument(1).getType().isInteger(64))
+    return emitOpError(
+        "entry block must start with the range (i64 begin, i64 end)");
+  if (entry.empty() || !isa<ReturnOp>(entry.back()))
+    return emitOpError("body must end with tc.return");
+  return success();
+}
+
+LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &tables) {
+  auto task = tables.lookupNearestSymbolFrom<TaskOp>(*this, getTaskAttr());
+  if (!task)
+    return emitOpError("references unknown task ") << getTaskAttr();
+  auto captures = task.getCaptures();
+  if (captures.size() != getCaptures().size())
+    return emitOpError("passes ")
+           << getCaptures().size() << " values to task " << getTaskAttr()
+           << ", which captures " << captures.size();
+  for (auto [i, v, a] : llvm::enumerate(getCaptures(), captures))
+    if (v.getType() != a.getType())
+      return emitOpError("value ")
+             << i << " has type " << v.getType() << " but task "
+             << getTaskAttr() << " expects " << a.getType();
   return success();
 }
 

@@ -125,7 +125,7 @@ tc.kernel @k(%a: !tc.ndarray<f32, 0>) {
 // -----
 
 func.func @f() {
-  // expected-error @+1 {{expects parent op 'tc.kernel'}}
+  // expected-error @+1 {{expects parent op to be one of 'tc.kernel, tc.task'}}
   tc.return
 }
 
@@ -134,8 +134,56 @@ func.func @f() {
 tc.kernel @k(%n: i32) {
   %c0 = arith.constant 0 : i32
   tc.parallel_for (%i) = (%c0) to (%n) {
-    // expected-error @+1 {{expects parent op 'tc.kernel'}}
+    // expected-error @+1 {{expects parent op to be one of 'tc.kernel, tc.task'}}
     tc.return
   }
+  tc.return
+}
+
+// -----
+
+// expected-error @+1 {{entry block must start with the range (i64 begin, i64 end)}}
+tc.task @t {
+^bb0(%b: i32, %e: i64):
+  tc.return
+}
+
+// -----
+
+tc.task @t {
+^bb0(%b: i64, %e: i64, %x: f32):
+  // expected-error @+1 {{returns values from a task}}
+  tc.return %x : f32
+}
+
+// -----
+
+tc.task @t {
+^bb0(%b: i64, %e: i64, %x: f32):
+  tc.return
+}
+tc.kernel @k(%n: i64, %y: i32) {
+  // expected-error @+1 {{value 0 has type 'i32' but task @t expects 'f32'}}
+  tc.launch @t(%y) total %n : i32
+  tc.return
+}
+
+// -----
+
+tc.kernel @k(%n: i64) {
+  // expected-error @+1 {{references unknown task @nowhere}}
+  tc.launch @nowhere() total %n
+  tc.return
+}
+
+// -----
+
+tc.task @t {
+^bb0(%b: i64, %e: i64, %x: f32):
+  tc.return
+}
+tc.kernel @k(%n: i64) {
+  // expected-error @+1 {{passes 0 values to task @t, which captures 1}}
+  tc.launch @t() total %n
   tc.return
 }

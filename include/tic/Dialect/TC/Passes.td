@@ -65,7 +65,7 @@ def DemoteAtomics : Pass<"tic-demote-atomics", "::mlir::ModuleOp"> {
 
     * outside parallel loops (the kernel's top level runs on one thread), and
       anywhere in a `serialize`d loop, except a captured reduction variable
-      that convert-tc-to-llvm privatizes anyway;
+      that tic-privatize-reductions privatizes anyway;
     * in a parallel loop, on a field whose path is dense when the element
       is owned by the iteration: for every induction variable, one index
       position is `a * iv + c` (`c` loop-invariant, `a` odd, or nonzero with
@@ -80,7 +80,7 @@ def DemoteAtomics : Pass<"tic-demote-atomics", "::mlir::ModuleOp"> {
       (private to the iteration).
 
     Reductions into a kernel-scope variable captured by a parallel loop are
-    left to the per-chunk privatization of convert-tc-to-llvm.
+    left to tic-privatize-reductions.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect"];
@@ -99,6 +99,45 @@ def LowerFieldAccess : Pass<"tic-lower-field-access", "::mlir::ModuleOp"> {
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::tic::snode::SNodeDialect"];
+}
+
+def OutlineTasks : Pass<"tic-outline-tasks", "::mlir::ModuleOp"> {
+  let summary = "Outline every tc.parallel_for into a tc.task and a tc.launch";
+  let description = [{
+    Target-neutral: the loop's body becomes `tc.task @k__parN`, placed after
+    its kernel, which runs a range `[%begin, %end)` of the loop's linear
+    iteration numbers (row-major over its index range) with the values the
+    body used from the kernel as arguments (constants are cloned instead);
+    the loop becomes `tc.launch @k__parN(captures) total %n` with
+    `n = prod(max(hi - lo, 0))` and the loop's `serialize`, `grain` and
+    `block_dim`.
+
+    The iterations are generated with structured loops: one `scf.for` for a
+    1-D loop; for more dimensions an `scf.while` over rows of the innermost
+    dimension around an `scf.for` over it (so any range splits, and the
+    innermost loop stays a simple counted loop for the vectorizer). An i32
+    innermost index is carried as an induction variable of its own,
+    incremented with `nsw`, so that field accesses stay affine for LLVM.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+}
+
+def PrivatizeReductions : Pass<"tic-privatize-reductions", "::mlir::ModuleOp"> {
+  let summary = "Per-task private accumulators for kernel-scope reductions";
+  let description = [{
+    CodeGen lowers a kernel-scope `var` updated with `+= -= min= max= &= |=`
+    in a parallel loop to `memref.atomic_rmw` on the variable's rank-0 slot,
+    which the loop captures. In a `tc.task` where every use of such a
+    captured slot is a `memref.atomic_rmw` of one kind (addf/addi,
+    minimumf/mins/minu, maximumf/maxs/maxu, andi/ori) whose result is
+    unused, the task gets a private slot initialized with the kind's
+    identity (-0.0 for addf, +-inf for minimum/maximum), the updates become
+    load / op / store on it, and ONE atomic of the same kind combines it into
+    the shared slot when the task returns: one atomic per chunk (CPU) or per
+    thread (GPU) instead of one per iteration.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
 }
 
 def SNodeAccessCSE : Pass<"tic-snode-access-cse", "::mlir::ModuleOp"> {

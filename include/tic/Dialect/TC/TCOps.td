@@ -48,9 +48,9 @@ def TC_KernelOp : TC_Op<"kernel", [FunctionOpInterface, IsolatedFromAbove,
   }];
 }
 
-def TC_ReturnOp : TC_Op<"return", [Pure, HasParent<"KernelOp">, ReturnLike,
-                                   Terminator]> {
-  let summary = "returns from a kernel";
+def TC_ReturnOp : TC_Op<"return", [Pure, ParentOneOf<["KernelOp", "TaskOp"]>,
+                                   ReturnLike, Terminator]> {
+  let summary = "returns from a kernel or a task";
   let arguments = (ins Variadic<TC_Scalar>:$operands);
   let assemblyFormat = "attr-dict ($operands^ `:` type($operands))?";
   let hasVerifier = 1;
@@ -98,6 +98,59 @@ def TC_StructForOp : TC_Op<"struct_for", [RecursiveMemoryEffects,
     ::mlir::Block::BlockArgListType getInductionVars() {
       return getBody().front().getArguments();
     }
+  }];
+}
+
+def TC_TaskOp : TC_Op<"task", [Symbol, IsolatedFromAbove,
+    AutomaticAllocationScope]> {
+  let summary = "the body of a parallel loop, outlined: a chunk of its iterations";
+  let description = [{
+    Made by `tic-outline-tasks` from a `tc.parallel_for`:
+
+    ```mlir
+    tc.task @k__par0 {
+    ^bb0(%begin: i64, %end: i64, %a: f32, %n: i32):
+      ... runs iterations [%begin, %end) of the loop, numbered row-major
+          over its index range, with the loop's captured values %a, %n ...
+      tc.return
+    }
+    ```
+
+    The entry block's first two arguments are the range of linear iteration
+    numbers; the others are the values the loop used from its kernel, in the
+    order of the `tc.launch` operands. A target decides how a launch splits
+    the range (CPU: chunks of a thread pool; GPU: threads of a grid) and
+    where the context and the thread index come from (they stay implicit, as
+    in a kernel). The body has one block; it returns with `tc.return`.
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "$sym_name attr-dict-with-keyword $body";
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::Value getBegin() { return getBody().getArgument(0); }
+    ::mlir::Value getEnd() { return getBody().getArgument(1); }
+    ::mlir::Block::BlockArgListType getCaptures() {
+      return getBody().front().getArguments().drop_front(2);
+    }
+  }];
+}
+
+def TC_LaunchOp : TC_Op<"launch", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "runs a task over iterations [0, %total) of its loop";
+  let description = [{
+    `tc.launch @k__par0(%a, %n) total %t : f32, i32` runs the task on every
+    linear iteration number in `[0, %t)` and returns when all are done. With
+    `serialize` the iterations run in order on the calling thread; `grain`
+    and `block_dim` are the loop's `loop_config` hints.
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$task, I64:$total,
+                       Variadic<AnyType>:$captures, UnitAttr:$serialize,
+                       OptionalAttr<I64Attr>:$grain,
+                       OptionalAttr<I32Attr>:$block_dim);
+  let assemblyFormat = [{
+    $task `(` $captures `)` `total` $total attr-dict (`:` type($captures)^)?
   }];
 }
 

@@ -10,7 +10,7 @@
 //    in the loop has the same expressions at those positions;
 //  * memref.atomic_rmw on a local allocated inside the parallel loop.
 // Kernel-scope reductions captured by a parallel loop are left alone:
-// convert-tc-to-llvm privatizes them per chunk.
+// tic-privatize-reductions privatizes them per task.
 //
 //===----------------------------------------------------------------------===//
 #include "tic/Dialect/SNode/SNodeLayout.h"
@@ -375,7 +375,7 @@ static bool isSerialized(Operation *loop) {
   return cast<tc::StructForOp>(loop).getSerialize();
 }
 
-/// A value captured by `loop` that convert-tc-to-llvm privatizes per chunk:
+/// A value captured by `loop` that tic-privatize-reductions privatizes:
 /// inside the loop, only the memref of atomics of one kind whose results are
 /// unused (what CodeGen emits for kernel-scope reductions).
 static bool isCapturedReduction(Value memref, Operation *loop) {
