@@ -7,6 +7,7 @@
 #include "tic/Frontend/Diagnostics.h"
 #include "tic/Frontend/Sema.h"
 #include "tic/Target/CPU.h"
+#include "tic/Target/CUDA.h"
 #ifdef TIC_HAVE_C_INTERFACE
 #include "tic/Target/Header.h"
 #include "tic/Target/Interface.h"
@@ -144,6 +145,63 @@ bool tic::codegen::runBackend(const sema::CheckedModule &checked,
   }
   if (emit == "mlir") {
     out.main = printModule(*module, false);
+    return true;
+  }
+
+  if (options.cuda) {
+    // Device code only (PTX); the host side and the launches are the CUDA
+    // runtime's (issue 13).
+    if (emit != "ptx") {
+      diags.error(SourceRange(),
+                  "--target=cuda supports --emit=ptx only (the "
+                  "host side of CUDA modules is not generated yet)");
+      return false;
+    }
+    if (!isSupportedCUDAChip(options.cudaArch)) {
+      diags.error(SourceRange(), "unknown --cuda-arch '" + options.cudaArch +
+                                     "' (expected sm_70, sm_72, sm_75, sm_80, "
+                                     "sm_86, sm_87, sm_89 or sm_90)");
+      return false;
+    }
+    DialectRegistry registry;
+    registerCUDATarget(registry);
+    ctx.appendDialectRegistry(registry);
+    CUDATargetOptions cuda;
+    cuda.chip = options.cudaArch;
+    cuda.libdevice = options.cudaLibdevice.empty() ? defaultLibdevicePath()
+                                                   : options.cudaLibdevice;
+    cuda.optLevel = std::min(options.optLevel, 3u);
+    CPULoweringOptions front;
+    front.demoteAtomics = options.demoteAtomics;
+    PassManager pm(&ctx);
+    if (options.timeReport)
+      pm.enableTiming();
+    buildCUDALoweringPipeline(pm, front, cuda);
+    if (failed(pm.run(*module))) {
+      if (!diags.hasErrors())
+        diags.error(SourceRange(), "lowering to NVVM failed");
+      return false;
+    }
+    bool callsLibdevice = false;
+    module->walk([&](LLVM::CallOp call) {
+      if (auto callee = call.getCallee())
+        callsLibdevice |= callee->starts_with("__nv_");
+    });
+    if (callsLibdevice && cuda.libdevice.empty()) {
+      diags.error(
+          SourceRange(),
+          "--target=cuda: the kernels call math functions, which come from "
+          "the CUDA toolkit's libdevice.10.bc; none was found when tic "
+          "was built: pass --cuda-libdevice=PATH");
+      return false;
+    }
+    FailureOr<std::string> ptx = emitPTX(*module, cuda);
+    if (failed(ptx)) {
+      if (!diags.hasErrors())
+        diags.error(SourceRange(), "PTX generation failed");
+      return false;
+    }
+    out.main = std::move(*ptx);
     return true;
   }
 

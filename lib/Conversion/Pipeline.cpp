@@ -17,8 +17,8 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
-void tic::buildCPULoweringPipeline(mlir::OpPassManager &pm,
-                                   const CPULoweringOptions &options) {
+void tic::buildTargetNeutralPipeline(mlir::OpPassManager &pm,
+                                     const CPULoweringOptions &options) {
   // On tc ops, before anything is lowered: struct-for induction variables
   // are still the cells' indices, and the field accesses still name fields.
   // Kernel-scope reductions are left to tic-privatize-reductions.
@@ -37,11 +37,16 @@ void tic::buildCPULoweringPipeline(mlir::OpPassManager &pm,
     pm.addPass(mlir::createCanonicalizerPass());
     pm.addPass(mlir::createCSEPass());
   }
-  // Parallel loops become tasks and launches (target-neutral); the CPU's
-  // conversion then makes thread-pool chunks of them.
+  // Parallel loops become tasks and launches; each target's conversion
+  // decides how a launch runs them (CPU: thread-pool chunks).
   pm.addPass(createOutlineTasks());
   if (options.privatizeReductions)
     pm.addPass(createPrivatizeReductions());
+}
+
+void tic::buildCPULoweringPipeline(mlir::OpPassManager &pm,
+                                   const CPULoweringOptions &options) {
+  buildTargetNeutralPipeline(pm, options);
   pm.addPass(createConvertTCToLLVM());
   pm.addPass(createConvertSNodeToLLVM());
   pm.addPass(mlir::createSCFToControlFlowPass());

@@ -21,14 +21,17 @@
 #include "mlir/Transforms/Passes.h"
 
 #include "tic/Conversion/Passes.h"
+#include "tic/Conversion/Pipeline.h"
 #include "tic/Dialect/Bits/BitsDialect.h"
 #include "tic/Dialect/Bits/Passes.h"
-#include "tic/Conversion/Pipeline.h"
 #include "tic/Dialect/SNode/Passes.h"
 #include "tic/Dialect/SNode/SNodeDialect.h"
 #include "tic/Dialect/TC/Passes.h"
 #include "tic/Dialect/TC/TCDialect.h"
+#include "tic/Target/CUDA.h"
 #include "tic/Target/Interface.h"
+
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
@@ -58,6 +61,11 @@ int main(int argc, char **argv) {
   tic::registerSNodePasses();
   tic::registerTicConversionPasses();
   tic::registerCPULoweringPipeline();
+  // The CUDA target: gpu/nvvm dialects, convert-gpu-to-nvvm,
+  // tic-cuda-pipeline.
+  tic::registerCUDATarget(registry);
+  mlir::registerPass([] { return mlir::createConvertGpuOpsToNVVMOps(); });
+  tic::registerCUDALoweringPipeline();
   tic::registerInterfacePasses();
 
   return mlir::asMainReturnCode(

@@ -49,6 +49,8 @@ struct Options {
   bool checkBounds = false;
   bool noDemoteAtomics = false;
   std::string target = "host";
+  std::string cudaArch = "sm_80";
+  std::string cudaLibdevice;
   std::string header;
   std::string cpu;
   std::string defaultFp; // empty: the module's default_fp, else f32
@@ -130,6 +132,8 @@ std::string defaultOutput(const Options &opts) {
     return stem + ".o";
   if (opts.emit == "header")
     return stem + ".h";
+  if (opts.emit == "ptx")
+    return stem + ".ptx";
   return "-"; // textual stages go to stdout by default
 }
 
@@ -158,8 +162,6 @@ std::string defaultHeader(const Options &opts, const std::string &output) {
 int runCodeGen(const Options &opts, const sema::CheckedModule &checked,
                DiagnosticEngine &diags, const std::string &output,
                driver::OutputSet &outputs) {
-  if (opts.emit == "ptx")
-    return driverError("--emit=ptx is not supported yet (no CUDA backend)");
 #ifndef TIC_HAVE_CODEGEN
   (void)checked;
   (void)diags;
@@ -171,6 +173,9 @@ int runCodeGen(const Options &opts, const sema::CheckedModule &checked,
 #else
   codegen::BackendOptions bo;
   bo.emit = opts.emit;
+  bo.cuda = opts.emit == "ptx";
+  bo.cudaArch = opts.cudaArch;
+  bo.cudaLibdevice = opts.cudaLibdevice;
   bo.optLevel = unsigned(std::stoi(opts.optLevel));
   bo.cpu = opts.cpu;
   bo.debug = opts.debug;
@@ -332,6 +337,12 @@ int main(int argc, char **argv) {
                "Keep every atomic update atomic (no tic-demote-atomics)");
   app.add_option("--target", opts.target,
                  "Comma-separated targets: host, cuda (default host)");
+  app.add_option("--cuda-arch", opts.cudaArch,
+                 "GPU architecture for --target=cuda: sm_70, sm_72, sm_75, "
+                 "sm_80 (default), sm_86, sm_87, sm_89, sm_90");
+  app.add_option("--cuda-libdevice", opts.cudaLibdevice,
+                 "libdevice.10.bc of a CUDA toolkit, for math functions on the "
+                 "GPU (default: the one found when tic was built)");
   app.add_option("--header", opts.header,
                  "Where to write the C header (default: beside the object)");
   app.add_option("--cpu,--march", opts.cpu,
@@ -403,14 +414,20 @@ int main(int argc, char **argv) {
       wantsCuda |= item == "cuda";
     }
   }
-  // The front-end stages are target independent; code generation for CUDA
-  // does not exist yet and must not silently produce a host-only object.
+  // The front-end stages are target independent. For CUDA, tic generates
+  // the device code (PTX); objects with the PTX embedded and the launches
+  // come with the CUDA runtime, so other outputs must not silently be
+  // host-only.
   bool frontEndOnly = opts.syntaxOnly || opts.emit == "ast" ||
                       opts.emit == "sema" || opts.emit == "mlir";
-  if (wantsCuda && !frontEndOnly)
+  if (opts.emit == "ptx" && !wantsCuda)
+    return driverError("--emit=ptx needs --target=cuda (or host,cuda)");
+  if (wantsCuda && !frontEndOnly && opts.emit != "ptx")
     return driverError("--target=" + opts.target +
-                       ": the CUDA backend is not supported yet; compile "
-                       "with --target=host");
+                       ": the CUDA backend generates the device code only so "
+                       "far (--emit=ptx); objects with embedded PTX are not "
+                       "supported yet: compile with --target=host");
+
   // The parser and the AST passes are recursive: the parser's limits bound
   // the depth, and the compiler runs on a stack sized for them.
   int result = 1;

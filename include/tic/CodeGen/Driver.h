@@ -32,8 +32,14 @@ struct CheckedModule;
 namespace codegen {
 
 struct BackendOptions {
-  /// mlir | mlir-lowered | llvm | asm | obj | header
+  /// mlir | mlir-lowered | llvm | asm | obj | header; with `cuda`: ptx
   std::string emit = "obj";
+  /// Device code for NVIDIA GPUs (--target=cuda): only --emit=ptx today.
+  bool cuda = false;
+  /// --cuda-arch (sm_70 ... sm_90).
+  std::string cudaArch = "sm_80";
+  /// --cuda-libdevice; empty: the one found at build time, if any.
+  std::string cudaLibdevice;
   unsigned optLevel = 3;
   /// CPU name: "" (portable default, x86-64-v2), "native", "x86-64-v3", ...
   std::string cpu;

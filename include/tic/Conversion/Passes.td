@@ -24,6 +24,32 @@ def ConvertTCToLLVM : Pass<"convert-tc-to-llvm", "::mlir::ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def ConvertTCToGPU : Pass<"convert-tc-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "Turn tc.task ops into GPU kernels (gpu.func in a gpu.module)";
+  let description = [{
+    The device side of the CUDA target. Each `tc.task @k__parN` (made by
+    tic-outline-tasks) becomes `gpu.func @k__parN(%root: !llvm.ptr,
+    captures..., %total: i64) kernel` in `gpu.module @tic_cuda` (with an
+    `#nvvm.target` of the chosen chip): a grid-stride loop over the linear
+    iteration numbers `[0, %total)` that runs the task's body on the range
+    `[lin, lin + 1)`. `snode.root_ptr` is the root buffer parameter plus the
+    tree's offset; captured `!snode.ptr` values are passed as `!llvm.ptr`.
+    The host side (kernels, launches) is removed: launching on a GPU is the
+    CUDA runtime's (issue 13), and serial kernel code is not offloaded yet.
+    Runtime services (random, print, assert, bounds checks) and ndarrays in
+    tasks are reported as not supported on CUDA yet.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_80\"",
+           "NVIDIA GPU architecture of the #nvvm.target (sm_70 ... sm_90)">
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def ConvertSNodeToLLVM : Pass<"convert-snode-to-llvm", "::mlir::ModuleOp"> {
   let summary = "Lower snode micro-access operations to pointer arithmetic";
   let description = [{

@@ -19,6 +19,12 @@ struct CPULoweringOptions {
   bool privatizeReductions = true;
 };
 
+/// The target-neutral part of every pipeline: structured tc kernels with
+/// recorded layouts, field accesses as snode memory ops, parallel loops as
+/// tc.task + tc.launch (tic-lift-control-flow ... tic-privatize-reductions).
+void buildTargetNeutralPipeline(mlir::OpPassManager &pm,
+                                const CPULoweringOptions &options = {});
+
 /// Adds the passes that take a module of tc kernels + snode trees down to
 /// the LLVM dialect (ready for mlir::translateModuleToLLVMIR / tic::emitCPU):
 ///   tic-lift-control-flow, tic-allocate-layout, tic-demote-atomics,

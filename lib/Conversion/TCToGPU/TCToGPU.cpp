@@ -1,0 +1,155 @@
+//===- TCToGPU.cpp - convert-tc-to-gpu ------------------------------------===//
+//
+// The device side of the CUDA target: tc.task -> gpu.func kernel in
+// gpu.module @tic_cuda, as a grid-stride loop over the task's iterations.
+// Everything else (micro-access and memory ops, arith, math, scf) stays as
+// it is and goes through the same conversions as on the CPU
+// (convert-snode-to-llvm) or upstream ones (convert-gpu-to-nvvm).
+//
+//===----------------------------------------------------------------------===//
+#include "tic/Conversion/Passes.h"
+#include "tic/Dialect/SNode/SNodeLayout.h"
+#include "tic/Dialect/TC/TCDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace tic {
+#define GEN_PASS_DEF_CONVERTTCTOGPU
+#include "tic/Conversion/Passes.h.inc"
+} // namespace tic
+
+using namespace mlir;
+using namespace tic;
+
+namespace {
+
+constexpr llvm::StringLiteral kGPUModuleName = "tic_cuda";
+
+struct ConvertTCToGPUPass : tic::impl::ConvertTCToGPUBase<ConvertTCToGPUPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    snode::SNodeLayout layout(module);
+    if (failed(layout.checkAllocated()))
+      return signalPassFailure();
+
+    // What the device cannot do yet, reported where it is.
+    WalkResult w = module.walk([&](Operation *op) {
+      if (isa<tc::ParallelForOp, tc::StructForOp>(op)) {
+        op->emitOpError("must be outlined by tic-outline-tasks first");
+        return WalkResult::interrupt();
+      }
+      if (!op->getParentOfType<tc::TaskOp>())
+        return WalkResult::advance();
+      if (isa<tc::RandomOp, tc::PrintOp, tc::AssertOp, tc::BoundsCheckOp,
+              tc::NDArrayLoadOp, tc::NDArrayStoreOp, tc::NDArrayAtomicRMWOp,
+              tc::NDArrayDimOp>(op)) {
+        op->emitOpError("is not supported with --target=cuda yet");
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (w.wasInterrupted())
+      return signalPassFailure();
+
+    SmallVector<tc::TaskOp> tasks(module.getOps<tc::TaskOp>());
+    OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
+    gpu::GPUModuleOp gm;
+    if (!tasks.empty()) {
+      module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                      UnitAttr::get(ctx));
+      auto target = NVVM::NVVMTargetAttr::get(ctx, /*optLevel=*/2,
+                                              "nvptx64-nvidia-cuda", chip);
+      gm = gpu::GPUModuleOp::create(mb, module.getLoc(), kGPUModuleName,
+                                    ArrayAttr::get(ctx, {target}));
+    }
+    Type ptrTy = LLVM::LLVMPointerType::get(ctx);
+    Type i64 = IntegerType::get(ctx, 64);
+    for (tc::TaskOp task : tasks) {
+      Location loc = task.getLoc();
+      // Parameters: the root buffer, the captures (!snode.ptr as !llvm.ptr),
+      // the number of iterations.
+      SmallVector<Type> params{ptrTy};
+      for (BlockArgument a : task.getCaptures())
+        params.push_back(isa<snode::PtrType>(a.getType()) ? ptrTy
+                                                          : a.getType());
+      params.push_back(i64);
+      OpBuilder gb = OpBuilder::atBlockEnd(gm.getBody());
+      auto fn = gpu::GPUFuncOp::create(gb, loc, task.getSymName(),
+                                       FunctionType::get(ctx, params, {}));
+      fn->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), UnitAttr::get(ctx));
+      Block &entry = fn.getBody().front();
+      OpBuilder b = OpBuilder::atBlockBegin(&entry);
+      Value root = entry.getArgument(0);
+      Value total = entry.getArgument(entry.getNumArguments() - 1);
+      IRMapping map;
+      for (auto [i, a] : llvm::enumerate(task.getCaptures())) {
+        Value v = entry.getArgument(i + 1);
+        if (v.getType() != a.getType())
+          v = UnrealizedConversionCastOp::create(b, loc, a.getType(), v)
+                  .getResult(0);
+        map.map(a, v);
+      }
+      // Grid-stride loop: lin = blockIdx * blockDim + threadIdx, step
+      // gridDim * blockDim.
+      auto dim = [&](Value v) {
+        return arith::IndexCastOp::create(b, loc, i64, v).getResult();
+      };
+      Value tid = dim(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
+      Value bid = dim(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
+      Value bdim = dim(gpu::BlockDimOp::create(b, loc, gpu::Dimension::x));
+      Value gdim = dim(gpu::GridDimOp::create(b, loc, gpu::Dimension::x));
+      Value start = arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, bid, bdim), tid);
+      Value stride = arith::MulIOp::create(b, loc, gdim, bdim);
+      Block &body = task.getBody().front();
+      auto loop = scf::ForOp::create(b, loc, start, total, stride);
+      OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
+      Value lin = loop.getInductionVar();
+      Value one = arith::ConstantIntOp::create(lb, loc, i64, 1);
+      map.map(task.getBegin(), lin);
+      map.map(task.getEnd(), arith::AddIOp::create(lb, loc, lin, one));
+      for (Operation &op : body.without_terminator())
+        lb.clone(op, map);
+      gpu::ReturnOp::create(b, loc);
+
+      // The trees live in the root buffer passed to the kernel.
+      SmallVector<snode::RootPtrOp> roots;
+      fn.walk([&](snode::RootPtrOp r) { roots.push_back(r); });
+      for (snode::RootPtrOp r : roots) {
+        const snode::TreeLayout *tl = layout.lookupTree(r.getTree());
+        if (!tl) {
+          r.emitOpError("unknown tree");
+          return signalPassFailure();
+        }
+        OpBuilder rb(r);
+        Value p = root;
+        if (tl->offset != 0) {
+          Value off =
+              arith::ConstantIntOp::create(rb, r.getLoc(), i64, tl->offset);
+          p = LLVM::GEPOp::create(rb, r.getLoc(), ptrTy, rb.getI8Type(), root,
+                                  ValueRange{off},
+                                  LLVM::GEPNoWrapFlags::inbounds);
+        }
+        r.replaceAllUsesWith(
+            UnrealizedConversionCastOp::create(rb, r.getLoc(), r.getType(), p)
+                .getResult(0));
+        r.erase();
+      }
+    }
+    // The host side is not generated for the device.
+    for (Operation &op :
+         llvm::make_early_inc_range(module.getBody()->getOperations()))
+      if (isa<tc::TaskOp, tc::KernelOp>(op))
+        op.erase();
+  }
+};
+} // namespace

@@ -1,0 +1,68 @@
+// RUN: %tic-opt %s --split-input-file --tic-allocate-layout --tic-outline-tasks --convert-tc-to-gpu -verify-diagnostics | FileCheck %s
+// RUN: %tic-opt %s --split-input-file --tic-allocate-layout --tic-outline-tasks "--convert-tc-to-gpu=chip=sm_90" -verify-diagnostics | FileCheck %s --check-prefix=SM90
+// RUN: %tic-opt %s --split-input-file --tic-cuda-pipeline -verify-diagnostics | FileCheck %s --check-prefix=NVVM
+
+// convert-tc-to-gpu: each tc.task becomes a kernel of gpu.module @tic_cuda,
+// a grid-stride loop over [0, total) running the task's body on [lin, lin+1);
+// the host side (kernels, launches) is not generated for the device.
+
+snode.tree @root {
+  snode.dense @d axes [0] shape [64] { snode.place @x : [f32] }
+}
+snode.tree @second {
+  snode.place @flag : [f32]
+}
+// CHECK:       module attributes {gpu.container_module}
+// CHECK-NOT:   tc.kernel
+// CHECK:       gpu.module @tic_cuda [#nvvm.target<chip = "sm_80">] {
+// CHECK:         gpu.func @scale__par0(%[[ROOT:.*]]: !llvm.ptr, %[[S:.*]]: f32, %[[N:.*]]: i64) kernel {
+// CHECK-DAG:       %[[TID:.*]] = gpu.thread_id  x
+// CHECK-DAG:       %[[BID:.*]] = gpu.block_id  x
+// CHECK-DAG:       %[[BDIM:.*]] = gpu.block_dim  x
+// CHECK-DAG:       %[[GDIM:.*]] = gpu.grid_dim  x
+// CHECK:           scf.for %[[LIN:.*]] = %{{.*}} to %[[N]] step %{{.*}} : i64 {
+// CHECK:             %[[END:.*]] = arith.addi %[[LIN]], %{{.*}} : i64
+// A tree's root cell: the root buffer plus the tree's offset.
+// CHECK:             %[[R2:.*]] = llvm.getelementptr inbounds %[[ROOT]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+// CHECK:             builtin.unrealized_conversion_cast %[[R2]] : !llvm.ptr to !snode.ptr
+// CHECK:             tc.store
+// CHECK:           gpu.return
+// CHECK-NOT:   tc.task
+// SM90: gpu.module @tic_cuda [#nvvm.target<chip = "sm_90">]
+// After the whole CUDA pipeline: an NVVM kernel in the LLVM dialect.
+// NVVM:        gpu.module @tic_cuda
+// NVVM:          llvm.func @scale__par0(%{{.*}}: !llvm.ptr, %{{.*}}: f32, %{{.*}}: i64) attributes {gpu.kernel, nvvm.kernel}
+// NVVM-DAG:        nvvm.read.ptx.sreg.tid.x
+// NVVM-DAG:        nvvm.read.ptx.sreg.ctaid.x
+// NVVM:            llvm.store
+// NVVM-NOT:    snode.
+// NVVM-NOT:    tc.
+tc.kernel @scale(%s: f32) {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  tc.parallel_for (%i) = (%c0) to (%c64) {
+    %r = snode.root_ptr @second
+    %f = snode.load %r, @flag[0] : f32
+    %v = arith.mulf %f, %s : f32
+    tc.store %v, @x[%i] : f32
+    tc.yield
+  }
+  tc.return
+}
+
+// -----
+
+snode.tree @root {
+  snode.dense @d axes [0] shape [64] { snode.place @x : [f32] }
+}
+tc.kernel @noise() {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  tc.parallel_for (%i) = (%c0) to (%c64) {
+    // expected-error @+1 {{'tc.random' op is not supported with --target=cuda yet}}
+    %r = tc.random : f32
+    tc.store %r, @x[%i] : f32
+    tc.yield
+  }
+  tc.return
+}
