@@ -66,3 +66,28 @@ tc.kernel @noise() {
   }
   tc.return
 }
+
+// -----
+
+// A captured ndarray: its data pointer and extents are kernel parameters;
+// the element accesses are lowered as on the CPU (row-major, i64).
+snode.tree @root {
+  snode.dense @d axes [0] shape [64] { snode.place @x : [f32] }
+}
+// CHECK-LABEL: gpu.func @copy__par0(
+// CHECK-SAME:    %{{.*}}: !llvm.ptr, %[[DATA:.*]]: !llvm.ptr, %[[E0:.*]]: i64, %[[E1:.*]]: i64, %{{.*}}: i64) kernel
+// CHECK:         arith.muli %{{.*}}, %[[E1]] : i64
+// CHECK:         llvm.getelementptr inbounds %[[DATA]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+// CHECK:         llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> f32
+// CHECK-NOT:     tc.ndarray
+tc.kernel @copy(%a: !tc.ndarray<f32, 2>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c64 = arith.constant 64 : i32
+  tc.parallel_for (%i) = (%c0) to (%c64) {
+    %v = tc.ndarray_load %a[%c1, %i] : !tc.ndarray<f32, 2>
+    tc.store %v, @x[%i] : f32
+    tc.yield
+  }
+  tc.return
+}

@@ -36,8 +36,10 @@ def ConvertTCToGPU : Pass<"convert-tc-to-gpu", "::mlir::ModuleOp"> {
     tree's offset; captured `!snode.ptr` values are passed as `!llvm.ptr`.
     The host side (kernels, launches) is removed: launching on a GPU is the
     CUDA runtime's (issue 13), and serial kernel code is not offloaded yet.
-    Runtime services (random, print, assert, bounds checks) and ndarrays in
-    tasks are reported as not supported on CUDA yet.
+    A captured ndarray is passed as its data pointer and extents (the same
+    element-access lowering as the CPU's, NDArrayLowering.h). Runtime
+    services (random, print, assert, bounds checks) in tasks are reported as
+    not supported on CUDA yet.
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_80\"",

@@ -7,6 +7,7 @@
 // (convert-snode-to-llvm) or upstream ones (convert-gpu-to-nvvm).
 //
 //===----------------------------------------------------------------------===//
+#include "tic/Conversion/NDArrayLowering.h"
 #include "tic/Conversion/Passes.h"
 #include "tic/Dialect/SNode/SNodeLayout.h"
 #include "tic/Dialect/TC/TCDialect.h"
@@ -49,9 +50,7 @@ struct ConvertTCToGPUPass : tic::impl::ConvertTCToGPUBase<ConvertTCToGPUPass> {
       }
       if (!op->getParentOfType<tc::TaskOp>())
         return WalkResult::advance();
-      if (isa<tc::RandomOp, tc::PrintOp, tc::AssertOp, tc::BoundsCheckOp,
-              tc::NDArrayLoadOp, tc::NDArrayStoreOp, tc::NDArrayAtomicRMWOp,
-              tc::NDArrayDimOp>(op)) {
+      if (isa<tc::RandomOp, tc::PrintOp, tc::AssertOp, tc::BoundsCheckOp>(op)) {
         op->emitOpError("is not supported with --target=cuda yet");
         return WalkResult::interrupt();
       }
@@ -75,12 +74,19 @@ struct ConvertTCToGPUPass : tic::impl::ConvertTCToGPUBase<ConvertTCToGPUPass> {
     Type i64 = IntegerType::get(ctx, 64);
     for (tc::TaskOp task : tasks) {
       Location loc = task.getLoc();
-      // Parameters: the root buffer, the captures (!snode.ptr as !llvm.ptr),
-      // the number of iterations.
+      // Parameters: the root buffer, the captures (!snode.ptr as !llvm.ptr;
+      // an ndarray as its data pointer and extents), the number of
+      // iterations.
       SmallVector<Type> params{ptrTy};
-      for (BlockArgument a : task.getCaptures())
-        params.push_back(isa<snode::PtrType>(a.getType()) ? ptrTy
-                                                          : a.getType());
+      for (BlockArgument a : task.getCaptures()) {
+        if (auto nd = dyn_cast<tc::NDArrayType>(a.getType())) {
+          params.push_back(ptrTy);
+          params.append(nd.getRank(), i64);
+        } else {
+          params.push_back(isa<snode::PtrType>(a.getType()) ? ptrTy
+                                                            : a.getType());
+        }
+      }
       params.push_back(i64);
       OpBuilder gb = OpBuilder::atBlockEnd(gm.getBody());
       auto fn = gpu::GPUFuncOp::create(gb, loc, task.getSymName(),
@@ -91,11 +97,24 @@ struct ConvertTCToGPUPass : tic::impl::ConvertTCToGPUBase<ConvertTCToGPUPass> {
       Value root = entry.getArgument(0);
       Value total = entry.getArgument(entry.getNumArguments() - 1);
       IRMapping map;
-      for (auto [i, a] : llvm::enumerate(task.getCaptures())) {
-        Value v = entry.getArgument(i + 1);
-        if (v.getType() != a.getType())
+      DenseMap<Value, NDArrayInfo> ndarrays;
+      unsigned next = 1;
+      for (BlockArgument a : task.getCaptures()) {
+        Value v = entry.getArgument(next++);
+        if (auto nd = dyn_cast<tc::NDArrayType>(a.getType())) {
+          NDArrayInfo info;
+          info.data = v;
+          info.elementType = nd.getElementType();
+          for (unsigned d = 0; d < nd.getRank(); ++d)
+            info.shape.push_back(entry.getArgument(next++));
+          // Stands for the ndarray until lowerNDArrayOps below.
           v = UnrealizedConversionCastOp::create(b, loc, a.getType(), v)
                   .getResult(0);
+          ndarrays[v] = info;
+        } else if (v.getType() != a.getType()) {
+          v = UnrealizedConversionCastOp::create(b, loc, a.getType(), v)
+                  .getResult(0);
+        }
         map.map(a, v);
       }
       // Grid-stride loop: lin = blockIdx * blockDim + threadIdx, step
@@ -120,6 +139,12 @@ struct ConvertTCToGPUPass : tic::impl::ConvertTCToGPUBase<ConvertTCToGPUPass> {
       for (Operation &op : body.without_terminator())
         lb.clone(op, map);
       gpu::ReturnOp::create(b, loc);
+      // The same element accesses as on the CPU.
+      if (failed(lowerNDArrayOps(fn, ndarrays)))
+        return signalPassFailure();
+      for (auto &[placeholder, info] : ndarrays)
+        if (placeholder.use_empty())
+          placeholder.getDefiningOp()->erase();
 
       // The trees live in the root buffer passed to the kernel.
       SmallVector<snode::RootPtrOp> roots;

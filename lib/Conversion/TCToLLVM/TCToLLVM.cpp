@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tic/Conversion/LLVMUtils.h"
+#include "tic/Conversion/NDArrayLowering.h"
 #include "tic/Conversion/Passes.h"
 #include "tic/Dialect/SNode/SNodeLayout.h"
 #include "tic/Dialect/TC/TCDialect.h"
@@ -40,12 +41,6 @@ using namespace mlir;
 using namespace tic;
 
 namespace {
-
-struct NDArrayInfo {
-  Value data;
-  SmallVector<Value> shape; // i64
-  Type elementType;
-};
 
 /// Per generated function: where the context and the thread id come from.
 struct FnContext {
@@ -89,8 +84,6 @@ private:
   FailureOr<func::FuncOp> convertKernel(tc::KernelOp kernel);
   NDArrayInfo loadNDArray(OpBuilder &b, Location loc, Value arr,
                           tc::NDArrayType t);
-  LogicalResult lowerNDArrayOps(Operation *fn,
-                                DenseMap<Value, NDArrayInfo> &nd);
   LLVM::LLVMStructType closureType(tc::TaskOp task,
                                    SmallVectorImpl<Type> &fieldTypes);
   LogicalResult lowerTask(tc::TaskOp task);
@@ -169,56 +162,6 @@ NDArrayInfo Lowering::loadNDArray(OpBuilder &b, Location loc, Value arr,
     info.shape.push_back(LLVM::LoadOp::create(b, loc, b.getI64Type(), p, 8));
   }
   return info;
-}
-
-LogicalResult Lowering::lowerNDArrayOps(Operation *fn,
-                                        DenseMap<Value, NDArrayInfo> &nd) {
-  SmallVector<Operation *> ops;
-  fn->walk([&](Operation *op) {
-    if (isa<tc::NDArrayLoadOp, tc::NDArrayStoreOp, tc::NDArrayAtomicRMWOp,
-            tc::NDArrayDimOp>(op))
-      ops.push_back(op);
-  });
-  for (Operation *op : ops) {
-    OpBuilder b(op);
-    Location loc = op->getLoc();
-    Value arr = op->getOperand(isa<tc::NDArrayLoadOp, tc::NDArrayDimOp>(op) ? 0 : 1);
-    auto it = nd.find(arr);
-    if (it == nd.end())
-      return op->emitOpError(
-          "ndarray is not a kernel parameter or task capture");
-    NDArrayInfo &info = it->second;
-    if (auto dim = dyn_cast<tc::NDArrayDimOp>(op)) {
-      Value v = arith::TruncIOp::create(b, loc, b.getI32Type(), info.shape[dim.getAxis()]);
-      dim.replaceAllUsesWith(v);
-      op->erase();
-      continue;
-    }
-    ValueRange indices = op->getOperands().drop_front(isa<tc::NDArrayLoadOp>(op) ? 1 : 2);
-    Value lin;
-    for (auto [d, idx] : llvm::enumerate(indices)) {
-      Value i = arith::ExtSIOp::create(b, loc, b.getI64Type(), idx);
-      lin = d == 0 ? i
-                   : Value(arith::AddIOp::create(
-                         b, loc, arith::MulIOp::create(b, loc, lin, info.shape[d]), i));
-    }
-    Value addr = LLVM::GEPOp::create(b, loc, ptrTy, info.elementType, info.data,
-                                     ValueRange{lin}, LLVM::GEPNoWrapFlags::inbounds);
-    unsigned align = snode::getComponentSize(info.elementType);
-    if (auto ld = dyn_cast<tc::NDArrayLoadOp>(op)) {
-      ld.replaceAllUsesWith(
-          LLVM::LoadOp::create(b, loc, info.elementType, addr, align).getResult());
-    } else if (auto st = dyn_cast<tc::NDArrayStoreOp>(op)) {
-      LLVM::StoreOp::create(b, loc, st.getValue(), addr, align);
-    } else if (auto rmw = dyn_cast<tc::NDArrayAtomicRMWOp>(op)) {
-      Value old = LLVM::AtomicRMWOp::create(
-          b, loc, toLLVMAtomicBinOp(rmw.getKind(), info.elementType), addr,
-          rmw.getValue(), LLVM::AtomicOrdering::monotonic);
-      rmw.replaceAllUsesWith(old);
-    }
-    op->erase();
-  }
-  return success();
 }
 
 /// The closure of a task: the context, then its captures (LLVM types).
