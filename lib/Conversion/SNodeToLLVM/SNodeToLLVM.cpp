@@ -180,72 +180,60 @@ private:
 };
 
 /// Memory ops on places stored as plain bytes (every place today; a place in
-/// a bit_struct or bit_array will supply its own read-modify-write).
+/// a bit_struct or bit_array will supply its own read-modify-write): the
+/// component's address, then the LLVM memory op `lower` builds, tagged with
+/// the field's alias scopes, replaces the op.
 template <typename Op> struct FieldMemoryPattern : SNodePattern<Op> {
   FieldMemoryPattern(const TypeConverter &tc, MLIRContext *ctx,
                      const SNodeLayout &layout, FieldAliasTags &tags)
       : SNodePattern<Op>(tc, ctx, layout), tags(tags) {}
   FieldAliasTags &tags;
+  using OpAdaptor = typename SNodePattern<Op>::OpAdaptor;
 
-  /// The address of the accessed component, or null (match failure).
-  Value address(Op op, Value cell, ConversionPatternRewriter &rewriter) const {
+  virtual Operation *lower(OpBuilder &b, Op op, OpAdaptor adaptor,
+                           Value addr) const = 0;
+
+  LogicalResult
+  matchAndRewrite(Op op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const final {
     const PlaceLayout *p = this->layout.lookupPlace(op.getField());
-    if (!p) {
-      (void)rewriter.notifyMatchFailure(op, "unknown field");
-      return nullptr;
-    }
-    return componentAddress(rewriter, op.getLoc(), *p, cell, op.getComp());
+    if (!p)
+      return rewriter.notifyMatchFailure(op, "unknown field");
+    Value addr = componentAddress(rewriter, op.getLoc(), *p, adaptor.getCell(),
+                                  op.getComp());
+    Operation *mem = lower(rewriter, op, adaptor, addr);
+    tags.tag(mem, op, op.getField());
+    rewriter.replaceOp(op, mem->getResults());
+    return success();
   }
 };
 
 struct LoadLowering : FieldMemoryPattern<LoadOp> {
   using FieldMemoryPattern::FieldMemoryPattern;
-  LogicalResult
-  matchAndRewrite(LoadOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Value addr = address(op, adaptor.getCell(), rewriter);
-    if (!addr)
-      return failure();
-    auto load = LLVM::LoadOp::create(rewriter, op.getLoc(), op.getType(), addr,
-                                     getComponentSize(op.getType()));
-    tags.tag(load, op, op.getField());
-    rewriter.replaceOp(op, load.getResult());
-    return success();
+  Operation *lower(OpBuilder &b, LoadOp op, OpAdaptor,
+                   Value addr) const override {
+    return LLVM::LoadOp::create(b, op.getLoc(), op.getType(), addr,
+                                getComponentSize(op.getType()));
   }
 };
 
 struct StoreLowering : FieldMemoryPattern<StoreOp> {
   using FieldMemoryPattern::FieldMemoryPattern;
-  LogicalResult
-  matchAndRewrite(StoreOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Value addr = address(op, adaptor.getCell(), rewriter);
-    if (!addr)
-      return failure();
-    Type t = op.getValue().getType();
-    auto store = LLVM::StoreOp::create(
-        rewriter, op.getLoc(), adaptor.getValue(), addr, getComponentSize(t));
-    tags.tag(store, op, op.getField());
-    rewriter.eraseOp(op);
-    return success();
+  Operation *lower(OpBuilder &b, StoreOp op, OpAdaptor adaptor,
+                   Value addr) const override {
+    return LLVM::StoreOp::create(b, op.getLoc(), adaptor.getValue(), addr,
+                                 getComponentSize(op.getValue().getType()));
   }
 };
 
 struct AtomicRMWLowering : FieldMemoryPattern<AtomicRMWOp> {
   using FieldMemoryPattern::FieldMemoryPattern;
-  LogicalResult
-  matchAndRewrite(AtomicRMWOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Value addr = address(op, adaptor.getCell(), rewriter);
-    if (!addr)
-      return failure();
-    Type t = op.getValue().getType();
-    auto rmw = LLVM::AtomicRMWOp::create(
-        rewriter, op.getLoc(), toLLVMAtomicBinOp(op.getKind(), t), addr,
+  Operation *lower(OpBuilder &b, AtomicRMWOp op, OpAdaptor adaptor,
+                   Value addr) const override {
+    return LLVM::AtomicRMWOp::create(
+        b, op.getLoc(),
+        toLLVMAtomicBinOp(op.getKind(), op.getValue().getType()), addr,
         adaptor.getValue(), LLVM::AtomicOrdering::monotonic);
-    tags.tag(rmw, op, op.getField());
-    rewriter.replaceOp(op, rmw.getResult());
-    return success();
   }
 };
 
