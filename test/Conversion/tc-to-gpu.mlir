@@ -52,15 +52,35 @@ tc.kernel @scale(%s: f32) {
 
 // -----
 
+// Runtime services on the device: random() from a per-thread PCG32 stream
+// seeded (like the CPU's threads) from a last %seed parameter and the global
+// thread index; print → gpu.printf with the CPU's promotions and newline;
+// assert and bounds checks → cf.assert.
 snode.tree @root {
   snode.dense @d axes [0] shape [64] { snode.place @x : [f32] }
 }
+// CHECK-LABEL: gpu.func @noise__par0(
+// CHECK-SAME:    %{{.*}}: !llvm.ptr, %[[N:.*]]: i64, %[[SEED:.*]]: i64) kernel
+// CHECK:         %[[STATE:.*]] = memref.alloca() : memref<i64>
+// CHECK:         scf.for
+// CHECK:           %[[OLD:.*]] = memref.load %[[STATE]][] : memref<i64>
+// CHECK:           arith.muli %[[OLD]], %{{.*}} : i64
+// CHECK:           arith.uitofp
+// CHECK:           gpu.printf "x = %f\0A", %{{.*}} : f64
+// CHECK:           cf.assert %{{.*}}, "x is small"
+// CHECK:           arith.cmpi ult
+// CHECK:           cf.assert %{{.*}}, "index out of range for field 'x' on axis 0"
+// CHECK-NOT:     tc.random
 tc.kernel @noise() {
   %c0 = arith.constant 0 : i32
   %c64 = arith.constant 64 : i32
   tc.parallel_for (%i) = (%c0) to (%c64) {
-    // expected-error @+1 {{'tc.random' op is not supported with --target=cuda yet}}
     %r = tc.random : f32
+    tc.print "x = %f", %r : f32
+    %one = arith.constant 1.0 : f32
+    %small = arith.cmpf olt, %r, %one : f32
+    tc.assert %small, "x is small"
+    tc.bounds_check %i, %c64, "x", 0
     tc.store %r, @x[%i] : f32
     tc.yield
   }

@@ -37,9 +37,11 @@ def ConvertTCToGPU : Pass<"convert-tc-to-gpu", "::mlir::ModuleOp"> {
     The host side (kernels, launches) is removed: launching on a GPU is the
     CUDA runtime's (issue 13), and serial kernel code is not offloaded yet.
     A captured ndarray is passed as its data pointer and extents (the same
-    element-access lowering as the CPU's, NDArrayLowering.h). Runtime
-    services (random, print, assert, bounds checks) in tasks are reported as
-    not supported on CUDA yet.
+    element-access lowering as the CPU's, NDArrayLowering.h). On the
+    device, `random()` draws from a PCG32 stream per GPU thread seeded like
+    the CPU's per-thread streams (a task that uses it takes a last `%seed:
+    i64` parameter), `print` is `gpu.printf` (vprintf) and `assert` and
+    bounds checks are `cf.assert` (`__assertfail`: the launch fails).
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_80\"",
@@ -47,6 +49,8 @@ def ConvertTCToGPU : Pass<"convert-tc-to-gpu", "::mlir::ModuleOp"> {
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::NVVM::NVVMDialect",
+                           "::mlir::cf::ControlFlowDialect",
+                           "::mlir::memref::MemRefDialect",
                            "::mlir::LLVM::LLVMDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect"];

@@ -13,9 +13,12 @@
 #include "tic/Dialect/TC/TCDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -31,6 +34,150 @@ using namespace tic;
 namespace {
 
 constexpr llvm::StringLiteral kGPUModuleName = "tic_cuda";
+
+Value constI64(OpBuilder &b, Location loc, uint64_t v) {
+  return arith::ConstantIntOp::create(b, loc, b.getI64Type(), int64_t(v));
+}
+
+/// SplitMix64 (as runtime/src/Random.cpp).
+Value splitMix64(OpBuilder &b, Location loc, Value x) {
+  auto xorShift = [&](Value v, uint64_t k) {
+    return arith::XOrIOp::create(
+        b, loc, v, arith::ShRUIOp::create(b, loc, v, constI64(b, loc, k)));
+  };
+  x = arith::AddIOp::create(b, loc, x, constI64(b, loc, 0x9E3779B97F4A7C15ULL));
+  x = arith::MulIOp::create(b, loc, xorShift(x, 30),
+                            constI64(b, loc, 0xBF58476D1CE4E5B9ULL));
+  x = arith::MulIOp::create(b, loc, xorShift(x, 27),
+                            constI64(b, loc, 0x94D049BB133111EBULL));
+  return xorShift(x, 31);
+}
+
+/// One PCG32 (XSH-RR) step on the state in `state` (memref<i64>).
+Value pcgNext(OpBuilder &b, Location loc, Value state, Value inc) {
+  Type i32 = b.getI32Type();
+  Value old = memref::LoadOp::create(b, loc, state);
+  Value mult = constI64(b, loc, 6364136223846793005ULL);
+  memref::StoreOp::create(
+      b, loc,
+      arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, old, mult),
+                            inc),
+      state);
+  Value x = arith::XOrIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, old, constI64(b, loc, 18)), old);
+  Value xs = arith::TruncIOp::create(
+      b, loc, i32, arith::ShRUIOp::create(b, loc, x, constI64(b, loc, 27)));
+  Value rot = arith::TruncIOp::create(
+      b, loc, i32, arith::ShRUIOp::create(b, loc, old, constI64(b, loc, 59)));
+  Value c32 = arith::ConstantIntOp::create(b, loc, i32, 32);
+  Value c31 = arith::ConstantIntOp::create(b, loc, i32, 31);
+  Value left = arith::AndIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, c32, rot), c31);
+  return arith::OrIOp::create(b, loc, arith::ShRUIOp::create(b, loc, xs, rot),
+                              arith::ShLIOp::create(b, loc, xs, left));
+}
+
+/// The generator of global thread `t`: pcg32_srandom_r with SplitMix64 of
+/// the seed and the thread, as the CPU seeds thread t. Returns (state slot,
+/// increment).
+std::pair<Value, Value> seedRng(OpBuilder &b, Location loc, Value seed,
+                                Value t) {
+  Value initState =
+      splitMix64(b, loc,
+                 arith::XOrIOp::create(
+                     b, loc, seed,
+                     arith::MulIOp::create(
+                         b, loc, t, constI64(b, loc, 0xD1B54A32D192ED03ULL))));
+  Value inc = arith::OrIOp::create(
+      b, loc, arith::ShLIOp::create(b, loc, t, constI64(b, loc, 1)),
+      constI64(b, loc, 1));
+  Value state =
+      memref::AllocaOp::create(b, loc, MemRefType::get({}, b.getI64Type()));
+  memref::StoreOp::create(b, loc, constI64(b, loc, 0), state);
+  (void)pcgNext(b, loc, state, inc);
+  Value s = memref::LoadOp::create(b, loc, state);
+  memref::StoreOp::create(b, loc, arith::AddIOp::create(b, loc, s, initState),
+                          state);
+  (void)pcgNext(b, loc, state, inc);
+  return {state, inc};
+}
+
+/// random, print, assert and bounds checks on the device: PCG32 streams,
+/// gpu.printf (vprintf) and cf.assert (__assertfail: the launch fails).
+void lowerServices(Operation *fn, Value rngState, Value rngInc) {
+  SmallVector<Operation *> ops;
+  fn->walk([&](Operation *op) {
+    if (isa<tc::RandomOp, tc::PrintOp, tc::AssertOp, tc::BoundsCheckOp>(op))
+      ops.push_back(op);
+  });
+  for (Operation *op : ops) {
+    OpBuilder b(op);
+    Location loc = op->getLoc();
+    Type i32 = b.getI32Type(), i64 = b.getI64Type();
+    if (auto r = dyn_cast<tc::RandomOp>(op)) {
+      Type t = r.getType();
+      Value v;
+      if (t.isF32()) {
+        // The top 24 bits fill the mantissa exactly: k / 2^24 < 1.
+        Value k = arith::ShRUIOp::create(
+            b, loc, pcgNext(b, loc, rngState, rngInc),
+            arith::ConstantIntOp::create(b, loc, i32, 8));
+        v = arith::MulFOp::create(
+            b, loc, arith::UIToFPOp::create(b, loc, t, k),
+            arith::ConstantOp::create(b, loc,
+                                      b.getF32FloatAttr(1.0f / 16777216.0f)));
+      } else if (t.isF64()) {
+        Value hi = arith::ShRUIOp::create(
+            b, loc,
+            arith::ExtUIOp::create(b, loc, i64,
+                                   pcgNext(b, loc, rngState, rngInc)),
+            constI64(b, loc, 5));
+        Value lo = arith::ShRUIOp::create(
+            b, loc,
+            arith::ExtUIOp::create(b, loc, i64,
+                                   pcgNext(b, loc, rngState, rngInc)),
+            constI64(b, loc, 6));
+        Value k = arith::OrIOp::create(
+            b, loc, arith::ShLIOp::create(b, loc, hi, constI64(b, loc, 26)),
+            lo);
+        v = arith::MulFOp::create(
+            b, loc, arith::UIToFPOp::create(b, loc, t, k),
+            arith::ConstantOp::create(
+                b, loc, b.getF64FloatAttr(1.0 / 9007199254740992.0)));
+      } else {
+        v = pcgNext(b, loc, rngState, rngInc);
+      }
+      r.replaceAllUsesWith(v);
+    } else if (auto p = dyn_cast<tc::PrintOp>(op)) {
+      // The CPU's tic_rt_print ends every line.
+      std::string format = p.getFormat().str();
+      if (format.empty() || format.back() != '\n')
+        format += '\n';
+      SmallVector<Value> args;
+      for (Value v : p.getArgs()) {
+        Type t = v.getType();
+        if (isa<FloatType>(t) && !t.isF64())
+          v = arith::ExtFOp::create(b, loc, b.getF64Type(), v);
+        else if (t.isInteger(1))
+          v = arith::ExtUIOp::create(b, loc, i32, v);
+        else if (isa<IntegerType>(t) && t.getIntOrFloatBitWidth() < 32)
+          v = arith::ExtSIOp::create(b, loc, i32, v);
+        args.push_back(v);
+      }
+      gpu::PrintfOp::create(b, loc, b.getStringAttr(format), args);
+    } else if (auto a = dyn_cast<tc::AssertOp>(op)) {
+      cf::AssertOp::create(b, loc, a.getCond(), a.getMessage());
+    } else if (auto bc = dyn_cast<tc::BoundsCheckOp>(op)) {
+      Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                       bc.getIndex(), bc.getExtent());
+      cf::AssertOp::create(b, loc, ok,
+                           ("index out of range for field '" + bc.getField() +
+                            "' on axis " + Twine(bc.getAxis()))
+                               .str());
+    }
+    op->erase();
+  }
+}
 
 struct ConvertTCToGPUPass : tic::impl::ConvertTCToGPUBase<ConvertTCToGPUPass> {
   using Base::Base;
@@ -50,10 +197,6 @@ struct ConvertTCToGPUPass : tic::impl::ConvertTCToGPUBase<ConvertTCToGPUPass> {
       }
       if (!op->getParentOfType<tc::TaskOp>())
         return WalkResult::advance();
-      if (isa<tc::RandomOp, tc::PrintOp, tc::AssertOp, tc::BoundsCheckOp>(op)) {
-        op->emitOpError("is not supported with --target=cuda yet");
-        return WalkResult::interrupt();
-      }
       return WalkResult::advance();
     });
     if (w.wasInterrupted())
@@ -88,6 +231,13 @@ struct ConvertTCToGPUPass : tic::impl::ConvertTCToGPUBase<ConvertTCToGPUPass> {
         }
       }
       params.push_back(i64);
+      // random() draws from a per-thread PCG32 stream seeded like the CPU's
+      // (runtime/src/Random.cpp) from a seed the launch passes.
+      bool usesRandom =
+          task.walk([](tc::RandomOp) { return WalkResult::interrupt(); })
+              .wasInterrupted();
+      if (usesRandom)
+        params.push_back(i64);
       OpBuilder gb = OpBuilder::atBlockEnd(gm.getBody());
       auto fn = gpu::GPUFuncOp::create(gb, loc, task.getSymName(),
                                        FunctionType::get(ctx, params, {}));
@@ -95,7 +245,7 @@ struct ConvertTCToGPUPass : tic::impl::ConvertTCToGPUBase<ConvertTCToGPUPass> {
       Block &entry = fn.getBody().front();
       OpBuilder b = OpBuilder::atBlockBegin(&entry);
       Value root = entry.getArgument(0);
-      Value total = entry.getArgument(entry.getNumArguments() - 1);
+      Value total = entry.getArgument(entry.getNumArguments() - 1 - usesRandom);
       IRMapping map;
       DenseMap<Value, NDArrayInfo> ndarrays;
       unsigned next = 1;
@@ -129,6 +279,11 @@ struct ConvertTCToGPUPass : tic::impl::ConvertTCToGPUBase<ConvertTCToGPUPass> {
       Value start = arith::AddIOp::create(
           b, loc, arith::MulIOp::create(b, loc, bid, bdim), tid);
       Value stride = arith::MulIOp::create(b, loc, gdim, bdim);
+      Value rngState, rngInc;
+      if (usesRandom) {
+        Value seed = entry.getArgument(entry.getNumArguments() - 1);
+        std::tie(rngState, rngInc) = seedRng(b, loc, seed, start);
+      }
       Block &body = task.getBody().front();
       auto loop = scf::ForOp::create(b, loc, start, total, stride);
       OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
@@ -139,6 +294,7 @@ struct ConvertTCToGPUPass : tic::impl::ConvertTCToGPUBase<ConvertTCToGPUPass> {
       for (Operation &op : body.without_terminator())
         lb.clone(op, map);
       gpu::ReturnOp::create(b, loc);
+      lowerServices(fn, rngState, rngInc);
       // The same element accesses as on the CPU.
       if (failed(lowerNDArrayOps(fn, ndarrays)))
         return signalPassFailure();
