@@ -11,6 +11,7 @@
 #include "tic/Conversion/Passes.h"
 #include "tic/Dialect/SNode/SNodeLayout.h"
 #include "tic/Dialect/TC/TCDialect.h"
+#include "tic/Target/TargetInfo.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -34,150 +35,6 @@ using namespace tic;
 namespace {
 
 constexpr llvm::StringLiteral kGPUModuleName = "tic_cuda";
-
-Value constI64(OpBuilder &b, Location loc, uint64_t v) {
-  return arith::ConstantIntOp::create(b, loc, b.getI64Type(), int64_t(v));
-}
-
-/// SplitMix64 (as runtime/src/Random.cpp).
-Value splitMix64(OpBuilder &b, Location loc, Value x) {
-  auto xorShift = [&](Value v, uint64_t k) {
-    return arith::XOrIOp::create(
-        b, loc, v, arith::ShRUIOp::create(b, loc, v, constI64(b, loc, k)));
-  };
-  x = arith::AddIOp::create(b, loc, x, constI64(b, loc, 0x9E3779B97F4A7C15ULL));
-  x = arith::MulIOp::create(b, loc, xorShift(x, 30),
-                            constI64(b, loc, 0xBF58476D1CE4E5B9ULL));
-  x = arith::MulIOp::create(b, loc, xorShift(x, 27),
-                            constI64(b, loc, 0x94D049BB133111EBULL));
-  return xorShift(x, 31);
-}
-
-/// One PCG32 (XSH-RR) step on the state in `state` (memref<i64>).
-Value pcgNext(OpBuilder &b, Location loc, Value state, Value inc) {
-  Type i32 = b.getI32Type();
-  Value old = memref::LoadOp::create(b, loc, state);
-  Value mult = constI64(b, loc, 6364136223846793005ULL);
-  memref::StoreOp::create(
-      b, loc,
-      arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, old, mult),
-                            inc),
-      state);
-  Value x = arith::XOrIOp::create(
-      b, loc, arith::ShRUIOp::create(b, loc, old, constI64(b, loc, 18)), old);
-  Value xs = arith::TruncIOp::create(
-      b, loc, i32, arith::ShRUIOp::create(b, loc, x, constI64(b, loc, 27)));
-  Value rot = arith::TruncIOp::create(
-      b, loc, i32, arith::ShRUIOp::create(b, loc, old, constI64(b, loc, 59)));
-  Value c32 = arith::ConstantIntOp::create(b, loc, i32, 32);
-  Value c31 = arith::ConstantIntOp::create(b, loc, i32, 31);
-  Value left = arith::AndIOp::create(
-      b, loc, arith::SubIOp::create(b, loc, c32, rot), c31);
-  return arith::OrIOp::create(b, loc, arith::ShRUIOp::create(b, loc, xs, rot),
-                              arith::ShLIOp::create(b, loc, xs, left));
-}
-
-/// The generator of global thread `t`: pcg32_srandom_r with SplitMix64 of
-/// the seed and the thread, as the CPU seeds thread t. Returns (state slot,
-/// increment).
-std::pair<Value, Value> seedRng(OpBuilder &b, Location loc, Value seed,
-                                Value t) {
-  Value initState =
-      splitMix64(b, loc,
-                 arith::XOrIOp::create(
-                     b, loc, seed,
-                     arith::MulIOp::create(
-                         b, loc, t, constI64(b, loc, 0xD1B54A32D192ED03ULL))));
-  Value inc = arith::OrIOp::create(
-      b, loc, arith::ShLIOp::create(b, loc, t, constI64(b, loc, 1)),
-      constI64(b, loc, 1));
-  Value state =
-      memref::AllocaOp::create(b, loc, MemRefType::get({}, b.getI64Type()));
-  memref::StoreOp::create(b, loc, constI64(b, loc, 0), state);
-  (void)pcgNext(b, loc, state, inc);
-  Value s = memref::LoadOp::create(b, loc, state);
-  memref::StoreOp::create(b, loc, arith::AddIOp::create(b, loc, s, initState),
-                          state);
-  (void)pcgNext(b, loc, state, inc);
-  return {state, inc};
-}
-
-/// random, print, assert and bounds checks on the device: PCG32 streams,
-/// gpu.printf (vprintf) and cf.assert (__assertfail: the launch fails).
-void lowerServices(Operation *fn, Value rngState, Value rngInc) {
-  SmallVector<Operation *> ops;
-  fn->walk([&](Operation *op) {
-    if (isa<tc::RandomOp, tc::PrintOp, tc::AssertOp, tc::BoundsCheckOp>(op))
-      ops.push_back(op);
-  });
-  for (Operation *op : ops) {
-    OpBuilder b(op);
-    Location loc = op->getLoc();
-    Type i32 = b.getI32Type(), i64 = b.getI64Type();
-    if (auto r = dyn_cast<tc::RandomOp>(op)) {
-      Type t = r.getType();
-      Value v;
-      if (t.isF32()) {
-        // The top 24 bits fill the mantissa exactly: k / 2^24 < 1.
-        Value k = arith::ShRUIOp::create(
-            b, loc, pcgNext(b, loc, rngState, rngInc),
-            arith::ConstantIntOp::create(b, loc, i32, 8));
-        v = arith::MulFOp::create(
-            b, loc, arith::UIToFPOp::create(b, loc, t, k),
-            arith::ConstantOp::create(b, loc,
-                                      b.getF32FloatAttr(1.0f / 16777216.0f)));
-      } else if (t.isF64()) {
-        Value hi = arith::ShRUIOp::create(
-            b, loc,
-            arith::ExtUIOp::create(b, loc, i64,
-                                   pcgNext(b, loc, rngState, rngInc)),
-            constI64(b, loc, 5));
-        Value lo = arith::ShRUIOp::create(
-            b, loc,
-            arith::ExtUIOp::create(b, loc, i64,
-                                   pcgNext(b, loc, rngState, rngInc)),
-            constI64(b, loc, 6));
-        Value k = arith::OrIOp::create(
-            b, loc, arith::ShLIOp::create(b, loc, hi, constI64(b, loc, 26)),
-            lo);
-        v = arith::MulFOp::create(
-            b, loc, arith::UIToFPOp::create(b, loc, t, k),
-            arith::ConstantOp::create(
-                b, loc, b.getF64FloatAttr(1.0 / 9007199254740992.0)));
-      } else {
-        v = pcgNext(b, loc, rngState, rngInc);
-      }
-      r.replaceAllUsesWith(v);
-    } else if (auto p = dyn_cast<tc::PrintOp>(op)) {
-      // The CPU's tic_rt_print ends every line.
-      std::string format = p.getFormat().str();
-      if (format.empty() || format.back() != '\n')
-        format += '\n';
-      SmallVector<Value> args;
-      for (Value v : p.getArgs()) {
-        Type t = v.getType();
-        if (isa<FloatType>(t) && !t.isF64())
-          v = arith::ExtFOp::create(b, loc, b.getF64Type(), v);
-        else if (t.isInteger(1))
-          v = arith::ExtUIOp::create(b, loc, i32, v);
-        else if (isa<IntegerType>(t) && t.getIntOrFloatBitWidth() < 32)
-          v = arith::ExtSIOp::create(b, loc, i32, v);
-        args.push_back(v);
-      }
-      gpu::PrintfOp::create(b, loc, b.getStringAttr(format), args);
-    } else if (auto a = dyn_cast<tc::AssertOp>(op)) {
-      cf::AssertOp::create(b, loc, a.getCond(), a.getMessage());
-    } else if (auto bc = dyn_cast<tc::BoundsCheckOp>(op)) {
-      Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                       bc.getIndex(), bc.getExtent());
-      cf::AssertOp::create(b, loc, ok,
-                           ("index out of range for field '" + bc.getField() +
-                            "' on axis " + Twine(bc.getAxis()))
-                               .str());
-    }
-    op->erase();
-  }
-}
 
 struct ConvertTCToGPUPass : tic::impl::ConvertTCToGPUBase<ConvertTCToGPUPass> {
   using Base::Base;
@@ -203,6 +60,7 @@ struct ConvertTCToGPUPass : tic::impl::ConvertTCToGPUBase<ConvertTCToGPUPass> {
       return signalPassFailure();
 
     SmallVector<tc::TaskOp> tasks(module.getOps<tc::TaskOp>());
+    std::unique_ptr<TargetInfo> target = createCUDATargetInfo();
     OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
     gpu::GPUModuleOp gm;
     if (!tasks.empty()) {
@@ -282,7 +140,7 @@ struct ConvertTCToGPUPass : tic::impl::ConvertTCToGPUBase<ConvertTCToGPUPass> {
       Value rngState, rngInc;
       if (usesRandom) {
         Value seed = entry.getArgument(entry.getNumArguments() - 1);
-        std::tie(rngState, rngInc) = seedRng(b, loc, seed, start);
+        std::tie(rngState, rngInc) = seedCUDARandom(b, loc, seed, start);
       }
       Block &body = task.getBody().front();
       auto loop = scf::ForOp::create(b, loc, start, total, stride);
@@ -294,37 +152,18 @@ struct ConvertTCToGPUPass : tic::impl::ConvertTCToGPUBase<ConvertTCToGPUPass> {
       for (Operation &op : body.without_terminator())
         lb.clone(op, map);
       gpu::ReturnOp::create(b, loc);
-      lowerServices(fn, rngState, rngInc);
+      FunctionEnv env;
+      env.rootBuffer = root;
+      env.rngState = rngState;
+      env.rngInc = rngInc;
+      if (failed(lowerRuntimeServices(fn, *target, env, layout)))
+        return signalPassFailure();
       // The same element accesses as on the CPU.
       if (failed(lowerNDArrayOps(fn, ndarrays)))
         return signalPassFailure();
       for (auto &[placeholder, info] : ndarrays)
         if (placeholder.use_empty())
           placeholder.getDefiningOp()->erase();
-
-      // The trees live in the root buffer passed to the kernel.
-      SmallVector<snode::RootPtrOp> roots;
-      fn.walk([&](snode::RootPtrOp r) { roots.push_back(r); });
-      for (snode::RootPtrOp r : roots) {
-        const snode::TreeLayout *tl = layout.lookupTree(r.getTree());
-        if (!tl) {
-          r.emitOpError("unknown tree");
-          return signalPassFailure();
-        }
-        OpBuilder rb(r);
-        Value p = root;
-        if (tl->offset != 0) {
-          Value off =
-              arith::ConstantIntOp::create(rb, r.getLoc(), i64, tl->offset);
-          p = LLVM::GEPOp::create(rb, r.getLoc(), ptrTy, rb.getI8Type(), root,
-                                  ValueRange{off},
-                                  LLVM::GEPNoWrapFlags::inbounds);
-        }
-        r.replaceAllUsesWith(
-            UnrealizedConversionCastOp::create(rb, r.getLoc(), r.getType(), p)
-                .getResult(0));
-        r.erase();
-      }
     }
     // The host side is not generated for the device.
     for (Operation &op :

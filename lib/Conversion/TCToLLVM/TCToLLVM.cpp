@@ -9,8 +9,9 @@
 //    from the closure, the thread index is the runtime's;
 //  * tc.launch -> a stack closure + tic_rt_parallel_for (or a direct call
 //    when `serialize` is set);
-//  * tc.random / tc.print / tc.assert / tc.ndarray_* / snode.root_ptr ->
-//    LLVM code and runtime calls.
+//  * tc.ndarray_* -> LLVM code (NDArrayLowering.h); tc.random / tc.print /
+//    tc.assert / tc.bounds_check / snode.root_ptr -> runtime calls, through
+//    the CPU's TargetInfo (lowerRuntimeServices).
 //
 //===----------------------------------------------------------------------===//
 #include "tic/Conversion/LLVMUtils.h"
@@ -19,6 +20,7 @@
 #include "tic/Dialect/SNode/SNodeLayout.h"
 #include "tic/Dialect/TC/TCDialect.h"
 #include "tic/Target/RuntimeABI.h"
+#include "tic/Target/TargetInfo.h"
 
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -50,7 +52,7 @@ public:
   Lowering(ModuleOp module, snode::SNodeLayout &layout)
       : module(module), layout(layout), ctx(module.getContext()),
         ptrTy(LLVM::LLVMPointerType::get(ctx)), converter(ctx),
-        strings(module, "__tic_str_"), runtimeFuncs(module) {
+        runtimeFuncs(module), target(createCPUTargetInfo(module)) {
     converter.addConversion(
         [&](snode::PtrType) -> Type { return LLVM::LLVMPointerType::get(ctx); });
   }
@@ -61,18 +63,6 @@ private:
   LLVM::LLVMFuncOp runtimeFunc(StringRef name, Type result, ArrayRef<Type> args,
                                bool vararg = false) {
     return runtimeFuncs.get(name, result, args, vararg);
-  }
-  Value globalString(OpBuilder &b, Location loc, StringRef value) {
-    return strings.get(b, loc, value);
-  }
-  /// "file:line:col" of `loc` as a string constant (null without a file).
-  Value sourceLocation(OpBuilder &b, Location loc) {
-    if (auto fl = dyn_cast<FileLineColLoc>(loc))
-      return globalString(b, loc,
-                          (fl.getFilename().getValue() + ":" +
-                           Twine(fl.getLine()) + ":" + Twine(fl.getColumn()))
-                              .str());
-    return LLVM::ZeroOp::create(b, loc, ptrTy);
   }
   Value constI64(OpBuilder &b, Location loc, int64_t v) {
     return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v);
@@ -94,8 +84,8 @@ private:
   MLIRContext *ctx;
   Type ptrTy;
   LLVMTypeConverter converter;
-  GlobalStrings strings;
   RuntimeFunctions runtimeFuncs;
+  std::unique_ptr<TargetInfo> target;
   SmallVector<std::pair<Operation *, FnContext>> functions;
   struct LoweredTask {
     LLVM::LLVMFuncOp fn;
@@ -290,77 +280,10 @@ void Lowering::hoistAllocas(Region &body) {
 }
 
 LogicalResult Lowering::lowerContextOps(Operation *fn, FnContext fc) {
-  SmallVector<Operation *> ops;
-  fn->walk([&](Operation *op) {
-    if (isa<tc::RandomOp, tc::PrintOp, tc::AssertOp, tc::BoundsCheckOp,
-            snode::RootPtrOp>(op))
-      ops.push_back(op);
-  });
-  Type i32 = IntegerType::get(ctx, 32), i64 = IntegerType::get(ctx, 64);
-  for (Operation *op : ops) {
-    OpBuilder b(op);
-    Location loc = op->getLoc();
-    if (auto r = dyn_cast<tc::RandomOp>(op)) {
-      Type t = r.getType();
-      StringRef name = t.isF32() ? "tic_rt_rand_f32"
-                       : t.isF64() ? "tic_rt_rand_f64"
-                                   : "tic_rt_rand_u32";
-      auto f = runtimeFunc(name, t, {ptrTy, i32});
-      r.replaceAllUsesWith(LLVM::CallOp::create(b, loc, f, ValueRange{fc.ctx, fc.tid}).getResult());
-    } else if (auto p = dyn_cast<tc::PrintOp>(op)) {
-      SmallVector<Value> args{fc.ctx, globalString(b, loc, p.getFormat())};
-      for (Value v : p.getArgs()) {
-        Type t = v.getType();
-        if (isa<FloatType>(t) && !t.isF64())
-          v = arith::ExtFOp::create(b, loc, b.getF64Type(), v);
-        else if (t.isInteger(1))
-          v = arith::ExtUIOp::create(b, loc, i32, v);
-        else if (isa<IntegerType>(t) && t.getIntOrFloatBitWidth() < 32)
-          v = arith::ExtSIOp::create(b, loc, i32, v);
-        args.push_back(v);
-      }
-      auto f = runtimeFunc("tic_rt_print", LLVM::LLVMVoidType::get(ctx),
-                           {ptrTy, ptrTy}, /*vararg=*/true);
-      LLVM::CallOp::create(b, loc, f, args);
-    } else if (auto a = dyn_cast<tc::AssertOp>(op)) {
-      Value t = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
-      Value notCond = arith::XOrIOp::create(b, loc, a.getCond(), t);
-      auto ifOp = scf::IfOp::create(b, loc, notCond, /*withElse=*/false);
-      OpBuilder tb = ifOp.getThenBodyBuilder();
-      Value msg = globalString(tb, loc, a.getMessage());
-      Value where = sourceLocation(tb, loc);
-      auto f = runtimeFunc("tic_rt_report_assert", i32, {ptrTy, ptrTy, ptrTy});
-      LLVM::CallOp::create(tb, loc, f, ValueRange{fc.ctx, msg, where});
-    } else if (auto bc = dyn_cast<tc::BoundsCheckOp>(op)) {
-      Value bad = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
-                                        bc.getIndex(), bc.getExtent());
-      auto ifOp = scf::IfOp::create(b, loc, bad, /*withElse=*/false);
-      OpBuilder tb = ifOp.getThenBodyBuilder();
-      Value field = globalString(tb, loc, bc.getField());
-      Value where = sourceLocation(tb, loc);
-      Value axis = arith::ConstantIntOp::create(tb, loc, i32, bc.getAxis());
-      Value index = arith::ExtSIOp::create(tb, loc, i64, bc.getIndex());
-      Value extent = arith::ExtSIOp::create(tb, loc, i64, bc.getExtent());
-      auto f = runtimeFunc("tic_rt_report_out_of_bounds", i32,
-                           {ptrTy, ptrTy, i32, i64, i64, ptrTy});
-      LLVM::CallOp::create(tb, loc, f,
-                           ValueRange{fc.ctx, field, axis, index, extent, where});
-    } else if (auto rp = dyn_cast<snode::RootPtrOp>(op)) {
-      const snode::TreeLayout *tl = layout.lookupTree(rp.getTree());
-      if (!tl) return rp.emitOpError("unknown tree");
-      auto f = runtimeFunc("tic_rt_root", ptrTy, {ptrTy});
-      Value root = LLVM::CallOp::create(b, loc, f, ValueRange{fc.ctx}).getResult();
-      if (tl->offset != 0) {
-        Value off = arith::ConstantIntOp::create(b, loc, i64, tl->offset);
-        root = LLVM::GEPOp::create(b, loc, ptrTy, b.getI8Type(), root, ValueRange{off},
-                                   LLVM::GEPNoWrapFlags::inbounds);
-      }
-      Value cast = UnrealizedConversionCastOp::create(b, loc, rp.getType(), root).getResult(0);
-      rp.replaceAllUsesWith(cast);
-    }
-    op->erase();
-  }
-  return success();
+  FunctionEnv env;
+  env.context = fc.ctx;
+  env.threadId = fc.tid;
+  return lowerRuntimeServices(fn, *target, env, layout);
 }
 
 LogicalResult Lowering::run() {

@@ -1,0 +1,89 @@
+//===- TargetInfo.h - what the lowering asks of a target -------*- C++ -*-===//
+//
+// One object per target (after Triton's TargetInfoBase): the CPU's in
+// lib/Target/CPU/CPUTargetInfo.cpp, CUDA's in lib/Target/CUDA/
+// CUDATargetInfo.cpp. The shared lowering of the runtime services
+// (lowerRuntimeServices: tc.random, tc.print, tc.assert, tc.bounds_check,
+// snode.root_ptr) takes it as a parameter; what a target does structurally
+// differently (how a task is launched: convert-tc-to-llvm, convert-tc-to-gpu)
+// is a conversion pass of its own, and the snode and ndarray lowerings are
+// the same for every target.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TIC_TARGET_TARGETINFO_H
+#define TIC_TARGET_TARGETINFO_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <memory>
+
+namespace tic {
+namespace snode {
+class SNodeLayout;
+} // namespace snode
+
+/// The implicit values of one generated function (kernel or task) that the
+/// hooks need; which ones are set depends on the target.
+struct FunctionEnv {
+  mlir::Value context;    ///< CPU: the tic_rt_context pointer
+  mlir::Value threadId;   ///< CPU: the worker's index (i32)
+  mlir::Value rootBuffer; ///< CUDA: the root buffer parameter
+  mlir::Value rngState;   ///< CUDA: the thread's PCG32 state (memref<i64>)
+  mlir::Value rngInc;     ///< CUDA: the thread's PCG32 increment (i64)
+};
+
+class TargetInfo {
+public:
+  virtual ~TargetInfo();
+  /// "cpu", "cuda".
+  virtual llvm::StringRef getName() const = 0;
+  /// The context's root buffer, as !llvm.ptr.
+  virtual mlir::Value getRootBuffer(mlir::OpBuilder &b, mlir::Location loc,
+                                    const FunctionEnv &env) const = 0;
+  /// A uniform random value of type `t`: f32 / f64 in [0, 1), or 32
+  /// random bits (i32).
+  virtual mlir::Value random(mlir::OpBuilder &b, mlir::Location loc,
+                             mlir::Type t, const FunctionEnv &env) const = 0;
+  /// Prints one line, printf-style; `args` are promoted as for C varargs
+  /// (f64, i32 or wider).
+  virtual void print(mlir::OpBuilder &b, mlir::Location loc,
+                     llvm::StringRef format, mlir::ValueRange args,
+                     const FunctionEnv &env) const = 0;
+  /// Reports a failed assertion with `message` when `cond` is false.
+  virtual void assertTrue(mlir::OpBuilder &b, mlir::Location loc,
+                          mlir::Value cond, llvm::StringRef message,
+                          const FunctionEnv &env) const = 0;
+  /// Reports an out-of-range index of `field` on `axis` when
+  /// !(index <u extent) (both i32).
+  virtual void checkIndex(mlir::OpBuilder &b, mlir::Location loc,
+                          mlir::Value index, mlir::Value extent,
+                          llvm::StringRef field, unsigned axis,
+                          const FunctionEnv &env) const = 0;
+};
+
+/// The CPU: calls into libtic_runtime (tic_rt_root, tic_rt_rand_*,
+/// tic_rt_print, tic_rt_report_*), declared in `module` on first use.
+std::unique_ptr<TargetInfo> createCPUTargetInfo(mlir::ModuleOp module);
+/// CUDA: a PCG32 stream per GPU thread, gpu.printf, cf.assert.
+std::unique_ptr<TargetInfo> createCUDATargetInfo();
+/// CUDA: the PCG32 stream of global thread `thread` (i64) from the launch's
+/// `seed` (i64), seeded as the CPU seeds worker `thread`: returns the state
+/// slot (memref<i64>, in the function) and the increment, for FunctionEnv.
+std::pair<mlir::Value, mlir::Value> seedCUDARandom(mlir::OpBuilder &b,
+                                                   mlir::Location loc,
+                                                   mlir::Value seed,
+                                                   mlir::Value thread);
+
+/// Lowers tc.random / tc.print / tc.assert / tc.bounds_check and
+/// snode.root_ptr (the root buffer plus the tree's offset) in `fn` through
+/// `target`'s hooks.
+mlir::LogicalResult lowerRuntimeServices(mlir::Operation *fn,
+                                         const TargetInfo &target,
+                                         const FunctionEnv &env,
+                                         const snode::SNodeLayout &layout);
+
+} // namespace tic
+
+#endif

@@ -1,0 +1,108 @@
+//===- CPUTargetInfo.cpp - the CPU's runtime services ---------------------===//
+//
+// Every service is a call into libtic_runtime (runtime/include/tic/rt.h):
+// the context and the worker's thread index come from the function
+// (FunctionEnv), failures are reported as statuses, never aborts.
+//
+//===----------------------------------------------------------------------===//
+#include "tic/Conversion/LLVMUtils.h"
+#include "tic/Target/TargetInfo.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace tic;
+
+namespace {
+
+class CPUTargetInfo final : public TargetInfo {
+public:
+  explicit CPUTargetInfo(ModuleOp module)
+      : ctx(module.getContext()), ptrTy(LLVM::LLVMPointerType::get(ctx)),
+        strings(module, "__tic_str_"), runtimeFuncs(module) {}
+
+  StringRef getName() const override { return "cpu"; }
+
+  Value getRootBuffer(OpBuilder &b, Location loc,
+                      const FunctionEnv &env) const override {
+    auto f = runtimeFuncs.get("tic_rt_root", ptrTy, {ptrTy});
+    return LLVM::CallOp::create(b, loc, f, ValueRange{env.context}).getResult();
+  }
+
+  Value random(OpBuilder &b, Location loc, Type t,
+               const FunctionEnv &env) const override {
+    StringRef name = t.isF32()   ? "tic_rt_rand_f32"
+                     : t.isF64() ? "tic_rt_rand_f64"
+                                 : "tic_rt_rand_u32";
+    auto f = runtimeFuncs.get(name, t, {ptrTy, b.getI32Type()});
+    return LLVM::CallOp::create(b, loc, f,
+                                ValueRange{env.context, env.threadId})
+        .getResult();
+  }
+
+  void print(OpBuilder &b, Location loc, StringRef format, ValueRange args,
+             const FunctionEnv &env) const override {
+    SmallVector<Value> all{env.context, strings.get(b, loc, format)};
+    all.append(args.begin(), args.end());
+    auto f = runtimeFuncs.get("tic_rt_print", LLVM::LLVMVoidType::get(ctx),
+                              {ptrTy, ptrTy}, /*vararg=*/true);
+    LLVM::CallOp::create(b, loc, f, all);
+  }
+
+  void assertTrue(OpBuilder &b, Location loc, Value cond, StringRef message,
+                  const FunctionEnv &env) const override {
+    Value t = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+    Value notCond = arith::XOrIOp::create(b, loc, cond, t);
+    auto ifOp = scf::IfOp::create(b, loc, notCond, /*withElse=*/false);
+    OpBuilder tb = ifOp.getThenBodyBuilder();
+    Value msg = strings.get(tb, loc, message);
+    Value where = sourceLocation(tb, loc);
+    auto f = runtimeFuncs.get("tic_rt_report_assert", tb.getI32Type(),
+                              {ptrTy, ptrTy, ptrTy});
+    LLVM::CallOp::create(tb, loc, f, ValueRange{env.context, msg, where});
+  }
+
+  void checkIndex(OpBuilder &b, Location loc, Value index, Value extent,
+                  StringRef field, unsigned axis,
+                  const FunctionEnv &env) const override {
+    Type i32 = b.getI32Type(), i64 = b.getI64Type();
+    Value bad =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, index, extent);
+    auto ifOp = scf::IfOp::create(b, loc, bad, /*withElse=*/false);
+    OpBuilder tb = ifOp.getThenBodyBuilder();
+    Value name = strings.get(tb, loc, field);
+    Value where = sourceLocation(tb, loc);
+    Value ax = arith::ConstantIntOp::create(tb, loc, i32, axis);
+    Value idx = arith::ExtSIOp::create(tb, loc, i64, index);
+    Value ext = arith::ExtSIOp::create(tb, loc, i64, extent);
+    auto f = runtimeFuncs.get("tic_rt_report_out_of_bounds", i32,
+                              {ptrTy, ptrTy, i32, i64, i64, ptrTy});
+    LLVM::CallOp::create(tb, loc, f,
+                         ValueRange{env.context, name, ax, idx, ext, where});
+  }
+
+private:
+  /// "file:line:col" of `loc` as a string constant (null without a file).
+  Value sourceLocation(OpBuilder &b, Location loc) const {
+    if (auto fl = dyn_cast<FileLineColLoc>(loc))
+      return strings.get(b, loc,
+                         (fl.getFilename().getValue() + ":" +
+                          Twine(fl.getLine()) + ":" + Twine(fl.getColumn()))
+                             .str());
+    return LLVM::ZeroOp::create(b, loc, ptrTy);
+  }
+
+  MLIRContext *ctx;
+  Type ptrTy;
+  // Caches of what was declared in the module (mutable: hooks are const).
+  mutable GlobalStrings strings;
+  mutable RuntimeFunctions runtimeFuncs;
+};
+
+} // namespace
+
+std::unique_ptr<TargetInfo> tic::createCPUTargetInfo(ModuleOp module) {
+  return std::make_unique<CPUTargetInfo>(module);
+}
