@@ -105,6 +105,21 @@ struct LookupLowering : SNodePattern<LookupOp> {
   }
 };
 
+/// is_active: one case per node kind (today: always-active nodes, which
+/// canonicalization usually folds first).
+struct IsActiveLowering : SNodePattern<IsActiveOp> {
+  using SNodePattern::SNodePattern;
+  LogicalResult
+  matchAndRewrite(IsActiveOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isAlwaysActive(op.getKind()))
+      return rewriter.notifyMatchFailure(op, "no lowering for this node kind");
+    rewriter.replaceOpWithNewOp<arith::ConstantIntOp>(op, rewriter.getI1Type(),
+                                                      1);
+    return success();
+  }
+};
+
 /// Address of component `comp` of the element of `field` in `cell`.
 static Value componentAddress(OpBuilder &b, Location loc, const PlaceLayout &p,
                               Value cell, int64_t comp) {
@@ -306,6 +321,10 @@ struct ConvertSNodeToLLVMPass
       else if (auto l = dyn_cast<LookupOp>(op)) name = l.getNode();
       else if (auto e = dyn_cast<IndexExtractOp>(op)) name = e.getNode();
       else if (auto l = dyn_cast<LinearizeOp>(op)) name = l.getNode();
+      else if (auto a = dyn_cast<IsActiveOp>(op))
+        name = a.getNode();
+      else if (auto d = dyn_cast<DeactivateOp>(op))
+        name = d.getNode();
       else return;
       const NodeLayout *n = layout.lookupNode(name);
       if (n && !n->supported) {
@@ -319,13 +338,15 @@ struct ConvertSNodeToLLVMPass
     ConversionTarget target(*ctx);
     target.addLegalDialect<LLVM::LLVMDialect, arith::ArithDialect>();
     target.addIllegalOp<GetChildOp, LookupOp, PlacePtrOp, IndexExtractOp,
-                        LinearizeOp, LoadOp, StoreOp, AtomicRMWOp>();
+                        LinearizeOp, LoadOp, StoreOp, AtomicRMWOp, IsActiveOp,
+                        DeactivateOp>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
 
     RewritePatternSet patterns(ctx);
     FieldAliasTags tags(module);
     patterns.add<GetChildLowering, LookupLowering, PlacePtrLowering,
-                 IndexExtractLowering, LinearizeLowering>(converter, ctx, layout);
+                 IndexExtractLowering, LinearizeLowering, IsActiveLowering>(
+        converter, ctx, layout);
     patterns.add<LoadLowering, StoreLowering, AtomicRMWLowering>(converter, ctx,
                                                                  layout, tags);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))

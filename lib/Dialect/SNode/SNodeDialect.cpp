@@ -32,6 +32,12 @@ void SNodeDialect::initialize() {
       >();
 }
 
+Operation *SNodeDialect::materializeConstant(OpBuilder &builder,
+                                             Attribute value, Type type,
+                                             Location loc) {
+  return arith::ConstantOp::materialize(builder, value, type, loc);
+}
+
 //===----------------------------------------------------------------------===//
 // Helpers
 //===----------------------------------------------------------------------===//
@@ -548,15 +554,22 @@ OpFoldResult LinearizeOp::fold(FoldAdaptor) {
   return {};
 }
 
-LogicalResult LookupOp::verifySymbolUses(SymbolTableCollection &tables) {
-  auto node = verifyNodeRef(*this, getNode(), tables);
+/// The node an op names exists and is of the kind the op says.
+static LogicalResult verifyKindedNodeRef(Operation *op, SNodeKind kind,
+                                         StringRef name,
+                                         SymbolTableCollection &tables) {
+  auto node = verifyNodeRef(op, name, tables);
   if (!node)
     return failure();
-  if (node.getKind() != getKind())
-    return emitOpError("says '")
-           << stringifySNodeKind(getKind()) << "' but @" << getNode()
-           << " is a '" << stringifySNodeKind(node.getKind()) << "' SNode";
+  if (node.getKind() != kind)
+    return op->emitOpError("says '")
+           << stringifySNodeKind(kind) << "' but @" << name << " is a '"
+           << stringifySNodeKind(node.getKind()) << "' SNode";
   return success();
+}
+
+LogicalResult LookupOp::verifySymbolUses(SymbolTableCollection &tables) {
+  return verifyKindedNodeRef(*this, getKind(), getNode(), tables);
 }
 
 void LookupOp::getEffects(
@@ -567,6 +580,35 @@ void LookupOp::getEffects(
   effects.emplace_back(MemoryEffects::Read::get(), StructureResource::get());
   if (getActivate())
     effects.emplace_back(MemoryEffects::Write::get(), StructureResource::get());
+}
+
+LogicalResult IsActiveOp::verifySymbolUses(SymbolTableCollection &tables) {
+  return verifyKindedNodeRef(*this, getKind(), getNode(), tables);
+}
+
+void IsActiveOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  if (!isAlwaysActive(getKind()))
+    effects.emplace_back(MemoryEffects::Read::get(), StructureResource::get());
+}
+
+OpFoldResult IsActiveOp::fold(FoldAdaptor) {
+  if (isAlwaysActive(getKind()))
+    return BoolAttr::get(getContext(), true);
+  return {};
+}
+
+LogicalResult DeactivateOp::verify() {
+  if (isAlwaysActive(getKind()))
+    return emitOpError("cannot deactivate a cell of a '")
+           << stringifySNodeKind(getKind())
+           << "' SNode: its cells are always active";
+  return success();
+}
+
+LogicalResult DeactivateOp::verifySymbolUses(SymbolTableCollection &tables) {
+  return verifyKindedNodeRef(*this, getKind(), getNode(), tables);
 }
 
 /// Field `name` exists, `comp` is one of its components, and `type` (when

@@ -197,3 +197,25 @@ func.func @f(%p: !snode.ptr, %v: f32) {
   %o = snode.atomic_rmw add %v, %p, @w[0] : f32
   return
 }
+
+// -----
+
+snode.tree @root {
+  snode.dense @a axes [0] shape [4] { snode.place @u : [f32] }
+}
+func.func @f(%p: !snode.ptr, %i: i32) {
+  // expected-error @+1 {{cannot deactivate a cell of a 'dense' SNode: its cells are always active}}
+  snode.deactivate dense %p, @a[%i] : i32
+  return
+}
+
+// -----
+
+snode.tree @root {
+  snode.bitmasked @a axes [0] shape [4] { snode.place @u : [f32] }
+}
+func.func @f(%p: !snode.ptr, %i: i32) -> i1 {
+  // expected-error @+1 {{says 'pointer' but @a is a 'bitmasked' SNode}}
+  %x = snode.is_active pointer %p, @a[%i] : i32
+  return %x : i1
+}

@@ -72,5 +72,9 @@ func.func @sparse_lookups(%i: i32) -> i32 {
   %d = snode.get_child %cell2, @pd
   %leaf = snode.lookup dense %d, @pd[%i] : i32
   %v = snode.load %leaf, @pv[0] : i32
+  // CHECK: snode.is_active pointer %{{.*}}, @p[%{{.*}}] : i32
+  %a = snode.is_active pointer %c, @p[%i] : i32
+  // CHECK: snode.deactivate pointer %{{.*}}, @p[%{{.*}}] : i32
+  snode.deactivate pointer %c, @p[%i] : i32
   return %v : i32
 }

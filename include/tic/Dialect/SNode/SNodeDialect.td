@@ -11,6 +11,9 @@ def SNode_Dialect : Dialect {
   let cppNamespace = "::tic::snode";
   let summary = "Layout trees (SNodes) and micro-access operations";
   let useDefaultTypePrinterParser = 1;
+  // Folded snode ops (is_active on an always-active node) become arith
+  // constants.
+  let hasConstantMaterializer = 1;
   let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::arith::ArithDialect"];
 }
 

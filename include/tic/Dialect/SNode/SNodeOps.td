@@ -220,6 +220,47 @@ def SNode_LookupOp : SNode_Op<"lookup", [
   }]>];
 }
 
+def SNode_IsActiveOp : SNode_Op<"is_active", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "whether cell %linear of container @node is active";
+  let description = [{
+    `snode.is_active pointer %cont, @p[%l] : i32` reads the `Structure`
+    resource. On an always-active node (dense, bit_struct, bit_array) it is
+    `true` and has no effect (it folds).
+  }];
+  let arguments = (ins SNode_KindAttr:$kind, SNode_PtrType:$container,
+                       FlatSymbolRefAttr:$node, AnySignlessInteger:$linear);
+  let results = (outs I1:$result);
+  let assemblyFormat = [{
+    $kind $container `,` $node `[` $linear `]` attr-dict `:` type($linear)
+  }];
+  let hasFolder = 1;
+}
+
+def SNode_DeactivateOp : SNode_Op<"deactivate", [
+    MemoryEffects<[MemRead<SNode_StructureResource>,
+                   MemWrite<SNode_StructureResource>,
+                   MemWrite<SNode_FieldDataResource>]>,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "deactivates cell %linear of a sparse container @node";
+  let description = [{
+    `snode.deactivate bitmasked %cont, @b[%l] : i32` makes the cell inactive:
+    later reads see 0, and a later write activates it again with every field
+    reading 0 (its memory is recycled or cleared). It writes the `Structure`
+    (and, through the recycling, the `FieldData`) resource, so no lookup of
+    the same node moves across it. Only on nodes that can be inactive
+    (pointer, bitmasked, hash, dynamic): on an always-active node it is an
+    error.
+  }];
+  let arguments = (ins SNode_KindAttr:$kind, SNode_PtrType:$container,
+                       FlatSymbolRefAttr:$node, AnySignlessInteger:$linear);
+  let assemblyFormat = [{
+    $kind $container `,` $node `[` $linear `]` attr-dict `:` type($linear)
+  }];
+  let hasVerifier = 1;
+}
+
 def SNode_LoadOp : SNode_Op<"load", [
     MemoryEffects<[MemRead<SNode_FieldDataResource>]>,
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
