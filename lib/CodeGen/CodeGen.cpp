@@ -41,7 +41,6 @@ ST promote(ST a, ST b) {
 ST scalarOf(const tic::Type *t) {
   if (auto *q = tic::dyn_cast<tic::QuantType>(t))
     t = q->compute;
-  ST s;
   if (!t)
     return ST::i32();
   auto *sc = tic::dyn_cast<tic::ScalarType>(t);
