@@ -27,6 +27,8 @@
 // CHECK:           tc.store %[[TA]], @f[%[[I]]] : f32
 // CHECK:           %[[NEXT:.*]] = arith.addi %[[I]], %{{.*}} overflow<nsw> : i32
 // CHECK:           scf.yield %[[NEXT]] : i32
+// The loop over the range is marked for the targets (tc.task's description).
+// CHECK:         } {tc.iterations}
 // CHECK:         tc.return
 tc.kernel @one(%a: f32, %n: i32) {
   %c2 = arith.constant 2 : i32
@@ -65,6 +67,7 @@ snode.tree @root {
 // CHECK:           %[[STEP:.*]] = arith.subi %[[JEND]], %[[R]] : i64
 // CHECK:           %[[NL:.*]] = arith.addi %[[LIN2]], %[[STEP]] : i64
 // CHECK:           scf.yield %[[NL]] : i64
+// CHECK:         } attributes {tc.iterations}
 // CHECK:         tc.return
 // CHECK-LABEL: tc.task @two__par1 {
 tc.kernel @two() {

@@ -23,6 +23,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace tic {
 #define GEN_PASS_DEF_CONVERTTCTOGPU
@@ -35,6 +36,58 @@ using namespace tic;
 namespace {
 
 constexpr llvm::StringLiteral kGPUModuleName = "tic_cuda";
+
+/// Splits a task's body around its `tc.iterations` loop: ops before it that
+/// do not depend on the range (begin, end) form the prologue, the loop and
+/// the ops it needs from the range run per range, the ops after it form the
+/// epilogue. Without a marked loop, or when the epilogue would need a value
+/// of the range, everything runs per range.
+static void splitTask(tc::TaskOp task, SmallVectorImpl<Operation *> &prologue,
+                      SmallVectorImpl<Operation *> &perRange,
+                      SmallVectorImpl<Operation *> &epilogue) {
+  Block &body = task.getBody().front();
+  llvm::SmallPtrSet<Value, 16> ranged;
+  ranged.insert(task.getBegin());
+  ranged.insert(task.getEnd());
+  auto dependsOnRange = [&](Operation *op) {
+    bool dep = false;
+    op->walk([&](Operation *inner) {
+      for (Value v : inner->getOperands())
+        dep |= ranged.contains(v);
+    });
+    return dep;
+  };
+  bool seenLoop = false, ok = false;
+  for (Operation &op : body.without_terminator()) {
+    if (op.hasAttr(tc::TaskOp::getIterationsAttrName())) {
+      seenLoop = ok = true;
+      perRange.push_back(&op);
+      for (Value r : op.getResults())
+        ranged.insert(r);
+      continue;
+    }
+    if (!seenLoop) {
+      if (dependsOnRange(&op)) {
+        perRange.push_back(&op);
+        for (Value r : op.getResults())
+          ranged.insert(r);
+      } else {
+        prologue.push_back(&op);
+      }
+    } else {
+      if (dependsOnRange(&op))
+        ok = false;
+      epilogue.push_back(&op);
+    }
+  }
+  if (!ok) {
+    prologue.clear();
+    perRange.clear();
+    epilogue.clear();
+    for (Operation &op : body.without_terminator())
+      perRange.push_back(&op);
+  }
+}
 
 struct ConvertTCToGPUPass : tic::impl::ConvertTCToGPUBase<ConvertTCToGPUPass> {
   using Base::Base;
@@ -142,15 +195,24 @@ struct ConvertTCToGPUPass : tic::impl::ConvertTCToGPUBase<ConvertTCToGPUPass> {
         Value seed = entry.getArgument(entry.getNumArguments() - 1);
         std::tie(rngState, rngInc) = seedCUDARandom(b, loc, seed, start);
       }
-      Block &body = task.getBody().front();
+      // The task's prologue (what does not depend on the range: private
+      // accumulators, invariants) runs once per thread before the
+      // grid-stride loop, its epilogue (the accumulators' atomics) once
+      // after it: one atomic per thread, not per iteration.
+      SmallVector<Operation *> prologue, perRange, epilogue;
+      splitTask(task, prologue, perRange, epilogue);
+      for (Operation *op : prologue)
+        b.clone(*op, map);
       auto loop = scf::ForOp::create(b, loc, start, total, stride);
       OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
       Value lin = loop.getInductionVar();
       Value one = arith::ConstantIntOp::create(lb, loc, i64, 1);
       map.map(task.getBegin(), lin);
       map.map(task.getEnd(), arith::AddIOp::create(lb, loc, lin, one));
-      for (Operation &op : body.without_terminator())
-        lb.clone(op, map);
+      for (Operation *op : perRange)
+        lb.clone(*op, map);
+      for (Operation *op : epilogue)
+        b.clone(*op, map);
       gpu::ReturnOp::create(b, loc);
       FunctionEnv env;
       env.rootBuffer = root;

@@ -122,6 +122,13 @@ def TC_TaskOp : TC_Op<"task", [Symbol, IsolatedFromAbove,
     the range (CPU: chunks of a thread pool; GPU: threads of a grid) and
     where the context and the thread index come from (they stay implicit, as
     in a kernel). The body has one block; it returns with `tc.return`.
+
+    The loop over the range is marked `tc.iterations` (by tic-outline-tasks):
+    the ops before it run once per task instance (private accumulators, loop
+    invariants), the ops after it once at the end (the accumulators' single
+    atomic). A target may run the marked loop on several ranges per instance
+    (a GPU thread on each of its grid-stride iterations) between one
+    prologue and one epilogue.
   }];
   let arguments = (ins SymbolNameAttr:$sym_name);
   let regions = (region SizedRegion<1>:$body);
@@ -133,6 +140,8 @@ def TC_TaskOp : TC_Op<"task", [Symbol, IsolatedFromAbove,
     ::mlir::Block::BlockArgListType getCaptures() {
       return getBody().front().getArguments().drop_front(2);
     }
+    /// The discardable attribute that marks the loop over the range.
+    static ::llvm::StringRef getIterationsAttrName() { return "tc.iterations"; }
   }];
 }
 

@@ -131,12 +131,13 @@ LogicalResult Outliner::outline(tc::ParallelForOp pf, tc::KernelOp kernel,
       bb.clone(op, map);
   };
   // for j in [from, to): body(outer..., lo_last + j), the innermost loop.
-  auto emitInner = [&](OpBuilder &bb, Value from, Value to, ValueRange outer) {
+  auto emitInner = [&](OpBuilder &bb, Value from, Value to,
+                       ValueRange outer) -> Operation * {
     SmallVector<Value, 1> init;
     if (narrowIV)
       init.push_back(
           fromI64(bb, arith::AddIOp::create(bb, loc, lo[rank - 1], from)));
-    scf::ForOp::create(
+    return scf::ForOp::create(
         bb, loc, from, to, one, init,
         [&](OpBuilder &fb, Location, Value j, ValueRange iter) {
           SmallVector<Value> ivs(outer.begin(), outer.end());
@@ -150,12 +151,13 @@ LogicalResult Outliner::outline(tc::ParallelForOp pf, tc::KernelOp kernel,
           scf::YieldOp::create(fb, loc, next);
         });
   };
+  Operation *iterations;
   if (rank == 1) {
-    emitInner(b, begin, end, {});
+    iterations = emitInner(b, begin, end, {});
   } else {
     // Rows of the innermost dimension: [lin, lin + (jend - r)) per trip.
     Value nInner = n[rank - 1];
-    scf::WhileOp::create(
+    iterations = scf::WhileOp::create(
         b, loc, TypeRange{i64}, ValueRange{begin},
         [&](OpBuilder &wb, Location, ValueRange args) {
           Value c = arith::CmpIOp::create(wb, loc, arith::CmpIPredicate::slt,
@@ -183,6 +185,11 @@ LogicalResult Outliner::outline(tc::ParallelForOp pf, tc::KernelOp kernel,
               wb, loc, ValueRange{arith::AddIOp::create(wb, loc, lin, step)});
         });
   }
+  // Marks the loop over the range: what comes before it runs once per task
+  // instance (a target may share it between several ranges, as a GPU thread
+  // does across its grid-stride iterations), what comes after once at the
+  // end.
+  iterations->setAttr(tc::TaskOp::getIterationsAttrName(), b.getUnitAttr());
   tc::ReturnOp::create(b, loc);
 
   // --- the launch --------------------------------------------------------
