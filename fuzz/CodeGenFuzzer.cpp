@@ -18,7 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tic/CodeGen/Driver.h"
+#include "tic/Driver/Driver.h"
 #include "tic/Frontend/AST.h"
 #include "tic/Frontend/Diagnostics.h"
 #include "tic/Frontend/Parser.h"

@@ -16,7 +16,7 @@
 #include "tic/Frontend/Stack.h"
 #include "tic/Frontend/Sema.h"
 #ifdef TIC_HAVE_CODEGEN
-#include "tic/CodeGen/Driver.h"
+#include "tic/Driver/Driver.h"
 #endif
 
 #include <CLI/CLI.hpp>

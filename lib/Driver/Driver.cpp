@@ -1,5 +1,5 @@
-//===- Driver.cpp - code generation pipeline of the tic driver ------------===//
-#include "tic/CodeGen/Driver.h"
+//===- Driver.cpp - the compile pipeline of the tic driver ----------------===//
+#include "tic/Driver/Driver.h"
 #include "tic/CodeGen/CodeGen.h"
 #include "tic/Conversion/Pipeline.h"
 #include "tic/Dialect/SNode/Passes.h"
@@ -8,10 +8,8 @@
 #include "tic/Frontend/Sema.h"
 #include "tic/Target/CPU.h"
 #include "tic/Target/CUDA.h"
-#ifdef TIC_HAVE_C_INTERFACE
 #include "tic/Target/Header.h"
 #include "tic/Target/Interface.h"
-#endif
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Diagnostics.h"
@@ -55,7 +53,8 @@ private:
       range.end = range.begin;
     }
     std::string msg = d.str();
-    if (sev == tic::Severity::Error && msg.find("not supported") == std::string::npos)
+    if (sev == tic::Severity::Error &&
+        msg.find("not supported") == std::string::npos)
       msg = "in code generation: " + msg;
     diags.report(sev, range, msg);
     for (Diagnostic &n : d.getNotes())
@@ -77,14 +76,6 @@ std::string printModule(ModuleOp m, bool debugInfo) {
 
 } // namespace
 
-bool tic::codegen::haveCInterface() {
-#ifdef TIC_HAVE_C_INTERFACE
-  return true;
-#else
-  return false;
-#endif
-}
-
 bool tic::codegen::runBackend(const sema::CheckedModule &checked,
                               DiagnosticEngine &diags,
                               const BackendOptions &options,
@@ -92,7 +83,6 @@ bool tic::codegen::runBackend(const sema::CheckedModule &checked,
   const std::string &emit = options.emit;
   bool wantHeader = emit == "obj" || emit == "header";
 
-#ifdef TIC_HAVE_C_INTERFACE
   iface::ModuleInterface interface;
   bool withInterface = emit != "mlir";
   if (withInterface || wantHeader) {
@@ -113,14 +103,6 @@ bool tic::codegen::runBackend(const sema::CheckedModule &checked,
     out.main = out.header;
     return true;
   }
-#else
-  (void)wantHeader;
-  if (emit == "header") {
-    diags.error(SourceRange(), "--emit=header is not supported yet: this build "
-                               "has no C interface generator");
-    return false;
-  }
-#endif
 
   MLIRContext ctx(MLIRContext::Threading::DISABLED);
   DiagBridge bridge(ctx, diags);
@@ -230,10 +212,8 @@ bool tic::codegen::runBackend(const sema::CheckedModule &checked,
     }
   }
 
-#ifdef TIC_HAVE_C_INTERFACE
   if (withInterface && failed(prepareCInterface(*module, interface)))
     return false;
-#endif
 
   PassManager pm(&ctx);
   if (options.timeReport)
@@ -246,10 +226,8 @@ bool tic::codegen::runBackend(const sema::CheckedModule &checked,
       diags.error(SourceRange(), "lowering to the LLVM dialect failed");
     return false;
   }
-#ifdef TIC_HAVE_C_INTERFACE
   if (withInterface && failed(finalizeCInterface(*module)))
     return false;
-#endif
   if (flushDenormals) {
     // Denormal results flush to zero and denormal inputs read as zero,
     // keeping their sign: LLVM's constant folding then agrees with the

@@ -1,9 +1,12 @@
-//===- Driver.h - code generation pipeline of the tic driver ---*- C++ -*-===//
+//===- Driver.h - the compile pipeline of the tic driver -------*- C++ -*-===//
 //
 // What `tic` does after Sema, for --emit=mlir | mlir-lowered | llvm | asm |
-// obj | header:
+// obj | header | ptx (lib/Driver: it assembles the pieces; lib/CodeGen is
+// AST -> MLIR only):
 //
-//   generateMLIR (tc + snode), verified               -> --emit=mlir
+//   generateMLIR (tc + snode), lifted to scf          -> --emit=mlir
+//   tic-allocate-layout
+//   CUDA: tic::buildCUDALoweringPipeline, emitPTX     -> --emit=ptx
 //   [C interface: tic.interface attribute + field accessors]
 //   tic::buildCPULoweringPipeline (LLVM dialect)
 //   [C interface: C entry points]                     -> --emit=mlir-lowered
@@ -16,8 +19,8 @@
 // (atomically). Same input and options -> byte-identical outputs.
 //===----------------------------------------------------------------------===//
 
-#ifndef TIC_CODEGEN_DRIVER_H
-#define TIC_CODEGEN_DRIVER_H
+#ifndef TIC_DRIVER_DRIVER_H
+#define TIC_DRIVER_DRIVER_H
 
 #include "tic/Target/FPOptions.h"
 
@@ -67,9 +70,6 @@ struct BackendOutputs {
   std::string json;   ///< MODULE.json (obj and header); empty if unavailable
 };
 
-/// Whether this build contains the C interface generator (lib/Target/Header).
-bool haveCInterface();
-
 /// Runs the stages `options.emit` needs. False iff an error was reported.
 bool runBackend(const sema::CheckedModule &module, DiagnosticEngine &diags,
                 const BackendOptions &options, BackendOutputs &out);
@@ -77,4 +77,4 @@ bool runBackend(const sema::CheckedModule &module, DiagnosticEngine &diags,
 } // namespace codegen
 } // namespace tic
 
-#endif // TIC_CODEGEN_DRIVER_H
+#endif // TIC_DRIVER_DRIVER_H
