@@ -65,8 +65,16 @@ int main(void) {
     for (j = 0; j < 6; ++j) want[n++] = i * 100 + j;
   check("nested 2-D", c, v, want, 90);
 
+  /* Over the blocks: their own indices, 0..4 x 0..1, each once. */
+  CHECK(struct_for_shapes_cb_read(ctx, c, 10));
+  CHECK(struct_for_shapes_vb_read(ctx, v, 10));
+  for (n = 0, i = 0; i < 5; ++i)
+    for (j = 0; j < 2; ++j)
+      want[n++] = i * 100 + j;
+  check("blocks", c, v, want, 10);
+
   CHECK(struct_for_shapes_total_get(ctx, &total));
-  EXPECT_TRUE(total == 7 + 65 + 105 + 120 + 90);
+  EXPECT_TRUE(total == 7 + 65 + 105 + 120 + 90 + 10);
   struct_for_shapes_destroy(ctx);
   return TEST_RESULT();
 }

@@ -96,7 +96,7 @@ SNodeLayout::SNodeLayout(Operation *moduleOp) {
     }
   }
 
-  // Index space of each container's cells, and the step to the next cell.
+  // Index space of each container's cells.
   for (NodeLayout &n : nodes) {
     llvm::SmallVector<const NodeLayout *> path;
     for (const NodeLayout *q = &n; q; q = q->parent) path.push_back(q);
@@ -105,22 +105,8 @@ SNodeLayout::SNodeLayout(Operation *moduleOp) {
       for (int64_t a : q->axes) maxAxis = std::max(maxAxis, a);
     n.cellIndexShape.assign(maxAxis + 1, 1);
     for (const NodeLayout *q : path)
-      for (auto [a, s] : llvm::zip(q->axes, q->shape)) n.cellIndexShape[a] *= s;
-    n.cellIndexScale.assign(maxAxis + 1, 1);
-    // First place below n (depth-first).
-    const PlaceLayout *first = nullptr;
-    n.op->walk([&](PlaceOp po) {
-      if (!first) first = lookupPlace(po.getSymName());
-    });
-    if (first) {
-      bool below = false;
-      for (const LevelAccess &lv : first->levels) {
-        if (below)
-          for (auto [a, s] : llvm::zip(lv.node->axes, lv.node->shape))
-            if (a <= maxAxis) n.cellIndexScale[a] *= s;
-        if (lv.node == &n) below = true;
-      }
-    }
+      for (auto [a, s] : llvm::zip(q->axes, q->shape))
+        n.cellIndexShape[a] *= s;
   }
 }
 
@@ -229,8 +215,6 @@ void SNodeLayout::print(llvm::raw_ostream &os) const {
     printList(os, n.byteStride);
     os << " cell_index_shape ";
     printList(os, n.cellIndexShape);
-    os << " cell_index_scale ";
-    printList(os, n.cellIndexScale);
     if (!n.supported) os << " unsupported";
     os << "\n";
   }

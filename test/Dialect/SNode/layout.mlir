@@ -25,8 +25,8 @@ snode.tree @second {
 // CHECK: root_size 16640 root_align 8
 // CHECK: tree @root buffer @tic.root offset 0 size 16632 align 8
 // CHECK: tree @second buffer @tic.root offset 16632 size 1 align 1
-// CHECK: node @blk dense depth 0 axes [0, 1] shape [4, 4] cell_size 1024 cell_align 4 offset 0 byte_strides [4096, 1024] cell_index_shape [4, 4] cell_index_scale [8, 8]
-// CHECK: node @cell dense depth 1 axes [0, 1] shape [8, 8] cell_size 16 cell_align 4 offset 0 byte_strides [128, 16] cell_index_shape [32, 32] cell_index_scale [1, 1]
+// CHECK: node @blk dense depth 0 axes [0, 1] shape [4, 4] cell_size 1024 cell_align 4 offset 0 byte_strides [4096, 1024] cell_index_shape [4, 4]
+// CHECK: node @cell dense depth 1 axes [0, 1] shape [8, 8] cell_size 16 cell_align 4 offset 0 byte_strides [128, 16] cell_index_shape [32, 32]
 // CHECK: node @vd dense depth 0 axes [0] shape [10] cell_size 24 cell_align 8 offset 16384
 // CHECK: place @u components [f32] shape [32, 32] element_size 4 offset_in_cell 0 component_offsets [0] base 0 levels [@blk below [8, 8], @cell below [1, 1]]
 // CHECK: place @x components [f32, f32, f32] shape [32, 32] element_size 12 offset_in_cell 4 component_offsets [0, 4, 8] base 4 levels

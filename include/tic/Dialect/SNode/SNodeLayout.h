@@ -45,12 +45,9 @@ struct NodeLayout {
   /// number, and the byte stride between neighbouring cells along that axis.
   llvm::SmallVector<int64_t> linearStride, byteStride;
   /// Extent of the node's own index space (its cells, counted from the
-  /// root), per global axis 0..rank-1 of the node's path.
+  /// root), per global axis 0..rank-1 of the node's path: the indices a
+  /// struct-for over the node binds.
   llvm::SmallVector<int64_t> cellIndexShape;
-  /// Global index step between neighbouring cells along each axis: the
-  /// product of the extents below the node on the path to its first
-  /// (depth-first) place; 1 when the node holds places directly.
-  llvm::SmallVector<int64_t> cellIndexScale;
   /// Lowerable with today's code (dense path)?
   bool supported = true;
 };

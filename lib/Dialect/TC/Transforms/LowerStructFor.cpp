@@ -28,12 +28,11 @@ struct LowerStructForPass : tic::impl::LowerStructForBase<LowerStructForPass> {
     SmallVector<tc::StructForOp> loops;
     module.walk([&](tc::StructForOp op) { loops.push_back(op); });
     for (tc::StructForOp sf : loops) {
-      SmallVector<int64_t> shape, scale;
+      SmallVector<int64_t> shape;
       bool supported = true;
       StringRef unsupportedKind;
       if (const auto *pl = layout.lookupPlace(sf.getTarget())) {
         shape.assign(pl->shape.begin(), pl->shape.end());
-        scale.assign(shape.size(), 1);
         supported = pl->supported;
         for (const auto &lv : pl->levels)
           if (lv.node->kind != snode::SNodeKind::Dense) {
@@ -41,8 +40,9 @@ struct LowerStructForPass : tic::impl::LowerStructForBase<LowerStructForPass> {
             break;
           }
       } else if (const auto *nl = layout.lookupNode(sf.getTarget())) {
+        // A container's own cell indices, as in Taichi and the spec: the
+        // indices is_active / deactivate take for it.
         shape.assign(nl->cellIndexShape.begin(), nl->cellIndexShape.end());
-        scale.assign(nl->cellIndexScale.begin(), nl->cellIndexScale.end());
         supported = nl->supported;
         for (const auto *n = nl; n; n = n->parent)
           if (n->kind != snode::SNodeKind::Dense)
@@ -75,17 +75,8 @@ struct LowerStructForPass : tic::impl::LowerStructForBase<LowerStructForPass> {
       if (sf.getSerialize()) pf.setSerialize(true);
       if (auto v = sf.getParallelizeAttr()) pf.setParallelizeAttr(v);
       if (auto v = sf.getBlockDimAttr()) pf.setBlockDimAttr(v);
-      if (auto v = sf.getGrainAttr()) pf.setGrainAttr(v);
-      // A struct-for over a container yields the global index of each cell's
-      // first element.
-      Block &entry = pf.getBody().front();
-      OpBuilder eb = OpBuilder::atBlockBegin(&entry);
-      for (auto [iv, s] : llvm::zip(entry.getArguments(), scale)) {
-        if (s == 1) continue;
-        Value c = arith::ConstantIntOp::create(eb, loc, i32, s);
-        Value scaled = arith::MulIOp::create(eb, loc, iv, c);
-        iv.replaceAllUsesExcept(scaled, scaled.getDefiningOp());
-      }
+      if (auto v = sf.getGrainAttr())
+        pf.setGrainAttr(v);
       sf.erase();
     }
   }
