@@ -94,6 +94,23 @@ static const tast::Expr *methodReceiver(const tast::CallExpr &e) {
   return nullptr;
 }
 
+// The SNode an argument names: an SNode (`let` name, `root`, a template
+// parameter) or a field (the node its element is placed in); else null.
+static const sema::SNode *snodeOrPlaceOf(const tast::Expr *e) {
+  while (auto *s = dyn_cast_or_null<tast::StaticExpr>(e))
+    e = s->operand.get();
+  if (auto *n = dyn_cast_or_null<tast::NameExpr>(e)) {
+    if (n->ref.kind == tast::NameRef::SNode)
+      return n->ref.snode;
+    if (n->ref.kind == tast::NameRef::Field && n->ref.field)
+      return n->ref.field->place;
+  }
+  if (auto *m = dyn_cast_or_null<tast::MemberExpr>(e))
+    if (m->field)
+      return m->field->place;
+  return nullptr;
+}
+
 RV Generator::genBuiltin(const tast::CallExpr &e) {
   Builtin bi = e.builtin;
   auto arg = [&](size_t i) -> const tast::Expr * {
@@ -383,13 +400,38 @@ RV Generator::genBuiltin(const tast::CallExpr &e) {
     args.push_back(gen(arg(0)));
     return genLinalg(e, args);
   }
+  case Builtin::RescaleIndex: {
+    // Index arithmetic on the layout, the same for dense and sparse nodes:
+    // along each index axis of the target, floor(I[a] / (extent of the
+    // source along a / extent of the target along a)). Sema checked the
+    // target is the source or an ancestor.
+    const sema::SNode *from = snodeOrPlaceOf(arg(0)),
+                      *to = snodeOrPlaceOf(arg(1));
+    RV idx = gen(arg(2));
+    if (!from || !to || !idx.size())
+      return convTo(RV(), e.type);
+    RV out;
+    ST i32 = ST::i32();
+    for (size_t k = 0; k < to->indexAxes.size(); ++k) {
+      auto pos = std::find(from->indexAxes.begin(), from->indexAxes.end(),
+                           to->indexAxes[k]) -
+                 from->indexAxes.begin();
+      Value v = conv(idx.v[pos], idx.ts[pos], i32);
+      int64_t ratio = from->extents[pos] / to->extents[k];
+      if (ratio != 1)
+        v = arith::FloorDivSIOp::create(
+            b, curLoc, v,
+            arith::ConstantIntOp::create(b, curLoc, b.getI32Type(), ratio));
+      out.push(v, i32);
+    }
+    return convTo(out, e.type);
+  }
   case Builtin::Activate:
   case Builtin::Deactivate:
   case Builtin::IsActive:
   case Builtin::Append:
   case Builtin::Length:
   case Builtin::DeactivateCell:
-  case Builtin::RescaleIndex:
   case Builtin::BitVectorize:
     unsupported(e.range, std::string("'") + builtinSpelling(bi) + "'");
     return convTo(RV(), e.type);

@@ -691,6 +691,21 @@ const Type *Sema::checkBuiltin(CallExpr &e, Builtin b, Expr *receiver) {
                                typeName(ts[2]) + "'");
       return nullptr;
     }
+    // The target is the source or one of its ancestors: its index axes are
+    // the source's (or fewer), each coarser by a whole factor.
+    bool ancestor = false;
+    for (const SNode *n = from; n && !ancestor; n = n->parent)
+      ancestor = n == to;
+    if (!ancestor) {
+      error(ops[1]->range, "'rescale_index' rescales to the same SNode or an "
+                           "ancestor of the first argument's");
+      return nullptr;
+    }
+    if (to->ndim() == 0) {
+      error(ops[1]->range,
+            "'rescale_index' needs an SNode with indices (not the root)");
+      return nullptr;
+    }
     return types->getVector(types->i32(), to->ndim());
   }
   case Builtin::BlockLocal: {
