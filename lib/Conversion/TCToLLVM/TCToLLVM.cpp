@@ -41,12 +41,6 @@ using namespace tic;
 
 namespace {
 
-/// Per generated function: where the context and the thread id come from.
-struct FnContext {
-  Value ctx;
-  Value tid;
-};
-
 class Lowering {
 public:
   Lowering(ModuleOp module, snode::SNodeLayout &layout)
@@ -76,7 +70,6 @@ private:
   LogicalResult lowerTask(tc::TaskOp task);
   LogicalResult lowerLaunch(tc::LaunchOp launch, func::FuncOp kernelFn,
                             Value kctx);
-  LogicalResult lowerContextOps(Operation *fn, FnContext fc);
   void hoistAllocas(Region &body);
 
   ModuleOp module;
@@ -86,7 +79,9 @@ private:
   LLVMTypeConverter converter;
   RuntimeFunctions runtimeFuncs;
   std::unique_ptr<TargetInfo> target;
-  SmallVector<std::pair<Operation *, FnContext>> functions;
+  /// Every generated function with where its context and thread id come
+  /// from (for lowerRuntimeServices).
+  SmallVector<std::pair<Operation *, FunctionEnv>> functions;
   struct LoweredTask {
     LLVM::LLVMFuncOp fn;
     LLVM::LLVMStructType closureType;
@@ -216,7 +211,10 @@ LogicalResult Lowering::lowerTask(tc::TaskOp task) {
   if (failed(lowerNDArrayOps(fn, nd)))
     return failure();
   tasks[task.getSymName()] = {fn, closureTy, fieldTypes};
-  functions.push_back({fn, FnContext{bctx, tid}});
+  FunctionEnv env;
+  env.context = bctx;
+  env.threadId = tid;
+  functions.push_back({fn, env});
   task.erase();
   return success();
 }
@@ -279,13 +277,6 @@ void Lowering::hoistAllocas(Region &body) {
   for (memref::AllocaOp a : allocas) a->moveBefore(&entry, entry.begin());
 }
 
-LogicalResult Lowering::lowerContextOps(Operation *fn, FnContext fc) {
-  FunctionEnv env;
-  env.context = fc.ctx;
-  env.threadId = fc.tid;
-  return lowerRuntimeServices(fn, *target, env, layout);
-}
-
 LogicalResult Lowering::run() {
   // Preconditions.
   WalkResult w = module.walk([&](Operation *op) {
@@ -321,11 +312,15 @@ LogicalResult Lowering::run() {
     for (tc::LaunchOp l : launches)
       if (failed(lowerLaunch(l, *fn, kctx)))
         return failure();
-    functions.push_back({*fn, FnContext{kctx, tid0}});
+    FunctionEnv env;
+    env.context = kctx;
+    env.threadId = tid0;
+    functions.push_back({*fn, env});
   }
-  for (auto &[fn, fc] : functions) {
+  for (auto &[fn, env] : functions) {
     hoistAllocas(fn->getRegion(0));
-    if (failed(lowerContextOps(fn, fc))) return failure();
+    if (failed(lowerRuntimeServices(fn, *target, env, layout)))
+      return failure();
   }
   // Anything left outside kernels is an error.
   w = module.walk([&](Operation *op) {
