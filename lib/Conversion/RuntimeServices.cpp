@@ -1,7 +1,13 @@
 //===- RuntimeServices.cpp - tc runtime services through a TargetInfo -----===//
+//
+// tc.random, tc.print, tc.assert, tc.bounds_check and snode.root_ptr, the
+// same patterns on every target: what each does is the TargetInfo's hook,
+// with the implicit values of the function it is in (FunctionEnvs).
+//
+//===----------------------------------------------------------------------===//
+#include "tic/Conversion/TCToLLVM.h"
 #include "tic/Dialect/SNode/SNodeLayout.h"
 #include "tic/Dialect/TC/TCDialect.h"
-#include "tic/Target/TargetInfo.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -11,56 +17,134 @@ using namespace tic;
 
 TargetInfo::~TargetInfo() = default;
 
-LogicalResult tic::lowerRuntimeServices(Operation *fn, const TargetInfo &target,
-                                        const FunctionEnv &env,
-                                        const snode::SNodeLayout &layout) {
-  SmallVector<Operation *> ops;
-  fn->walk([&](Operation *op) {
-    if (isa<tc::RandomOp, tc::PrintOp, tc::AssertOp, tc::BoundsCheckOp,
-            snode::RootPtrOp>(op))
-      ops.push_back(op);
-  });
-  for (Operation *op : ops) {
-    OpBuilder b(op);
-    Location loc = op->getLoc();
-    if (auto r = dyn_cast<tc::RandomOp>(op)) {
-      r.replaceAllUsesWith(target.random(b, loc, r.getType(), env));
-    } else if (auto p = dyn_cast<tc::PrintOp>(op)) {
-      // C's default argument promotions (the formats are printf's).
-      SmallVector<Value> args;
-      for (Value v : p.getArgs()) {
-        Type t = v.getType();
-        if (isa<FloatType>(t) && !t.isF64())
-          v = arith::ExtFOp::create(b, loc, b.getF64Type(), v);
-        else if (t.isInteger(1))
-          v = arith::ExtUIOp::create(b, loc, b.getI32Type(), v);
-        else if (isa<IntegerType>(t) && t.getIntOrFloatBitWidth() < 32)
-          v = arith::ExtSIOp::create(b, loc, b.getI32Type(), v);
-        args.push_back(v);
-      }
-      target.print(b, loc, p.getFormat(), args, env);
-    } else if (auto a = dyn_cast<tc::AssertOp>(op)) {
-      target.assertTrue(b, loc, a.getCond(), a.getMessage(), env);
-    } else if (auto bc = dyn_cast<tc::BoundsCheckOp>(op)) {
-      target.checkIndex(b, loc, bc.getIndex(), bc.getExtent(), bc.getField(),
-                        bc.getAxis(), env);
-    } else if (auto rp = dyn_cast<snode::RootPtrOp>(op)) {
-      const snode::TreeLayout *tl = layout.lookupTree(rp.getTree());
-      if (!tl)
-        return rp.emitOpError("unknown tree");
-      Value root = target.getRootBuffer(b, loc, env);
-      if (tl->offset != 0) {
-        Value off =
-            arith::ConstantIntOp::create(b, loc, b.getI64Type(), tl->offset);
-        root = LLVM::GEPOp::create(b, loc, root.getType(), b.getI8Type(), root,
-                                   ValueRange{off},
-                                   LLVM::GEPNoWrapFlags::inbounds);
-      }
-      rp.replaceAllUsesWith(
-          UnrealizedConversionCastOp::create(b, loc, rp.getType(), root)
-              .getResult(0));
-    }
-    op->erase();
+const FunctionEnv *FunctionEnvs::lookup(Operation *op) const {
+  Operation *fn = op->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
+  auto it = envs.find(fn);
+  return it == envs.end() ? nullptr : &it->second;
+}
+
+namespace {
+
+/// A runtime service: the target's hook with the env of the function.
+template <typename Op> struct ServicePattern : OpConversionPattern<Op> {
+  ServicePattern(MLIRContext *ctx, const TargetInfo &target,
+                 const FunctionEnvs &envs, const snode::SNodeLayout &layout)
+      : OpConversionPattern<Op>(ctx), target(target), envs(envs),
+        layout(layout) {}
+  using OpAdaptor = typename OpConversionPattern<Op>::OpAdaptor;
+
+  virtual LogicalResult lower(Op op, OpAdaptor adaptor, const FunctionEnv &env,
+                              ConversionPatternRewriter &rewriter) const = 0;
+
+  LogicalResult
+  matchAndRewrite(Op op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const final {
+    const FunctionEnv *env = envs.lookup(op);
+    if (!env)
+      return op.emitOpError("is not inside a function of this target");
+    return lower(op, adaptor, *env, rewriter);
   }
-  return success();
+
+  const TargetInfo &target;
+  const FunctionEnvs &envs;
+  const snode::SNodeLayout &layout;
+};
+
+struct RandomLowering : ServicePattern<tc::RandomOp> {
+  using ServicePattern::ServicePattern;
+  LogicalResult lower(tc::RandomOp op, OpAdaptor, const FunctionEnv &env,
+                      ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op,
+                       target.random(rewriter, op.getLoc(), op.getType(), env));
+    return success();
+  }
+};
+
+struct PrintLowering : ServicePattern<tc::PrintOp> {
+  using ServicePattern::ServicePattern;
+  LogicalResult lower(tc::PrintOp op, OpAdaptor adaptor, const FunctionEnv &env,
+                      ConversionPatternRewriter &rewriter) const override {
+    // C's default argument promotions (the formats are printf's).
+    Location loc = op.getLoc();
+    SmallVector<Value> args;
+    for (Value v : adaptor.getArgs()) {
+      Type t = v.getType();
+      if (isa<FloatType>(t) && !t.isF64())
+        v = arith::ExtFOp::create(rewriter, loc, rewriter.getF64Type(), v);
+      else if (t.isInteger(1))
+        v = arith::ExtUIOp::create(rewriter, loc, rewriter.getI32Type(), v);
+      else if (isa<IntegerType>(t) && t.getIntOrFloatBitWidth() < 32)
+        v = arith::ExtSIOp::create(rewriter, loc, rewriter.getI32Type(), v);
+      args.push_back(v);
+    }
+    target.print(rewriter, loc, op.getFormat(), args, env);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct AssertLowering : ServicePattern<tc::AssertOp> {
+  using ServicePattern::ServicePattern;
+  LogicalResult lower(tc::AssertOp op, OpAdaptor adaptor,
+                      const FunctionEnv &env,
+                      ConversionPatternRewriter &rewriter) const override {
+    target.assertTrue(rewriter, op.getLoc(), adaptor.getCond(), op.getMessage(),
+                      env);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct BoundsCheckLowering : ServicePattern<tc::BoundsCheckOp> {
+  using ServicePattern::ServicePattern;
+  LogicalResult lower(tc::BoundsCheckOp op, OpAdaptor adaptor,
+                      const FunctionEnv &env,
+                      ConversionPatternRewriter &rewriter) const override {
+    target.checkIndex(rewriter, op.getLoc(), adaptor.getIndex(),
+                      adaptor.getExtent(), op.getField(), op.getAxis(), env);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// The root buffer plus the tree's offset in it.
+struct RootPtrLowering : ServicePattern<snode::RootPtrOp> {
+  using ServicePattern::ServicePattern;
+  LogicalResult lower(snode::RootPtrOp op, OpAdaptor, const FunctionEnv &env,
+                      ConversionPatternRewriter &rewriter) const override {
+    const snode::TreeLayout *tl = layout.lookupTree(op.getTree());
+    if (!tl)
+      return op.emitOpError("unknown tree");
+    Location loc = op.getLoc();
+    Value root = target.getRootBuffer(rewriter, loc, env);
+    if (tl->offset != 0) {
+      Value off = arith::ConstantIntOp::create(
+          rewriter, loc, rewriter.getI64Type(), tl->offset);
+      root = LLVM::GEPOp::create(rewriter, loc, root.getType(),
+                                 rewriter.getI8Type(), root, ValueRange{off},
+                                 LLVM::GEPNoWrapFlags::inbounds);
+    }
+    rewriter.replaceOpWithNewOp<UnrealizedConversionCastOp>(op, op.getType(),
+                                                            root);
+    return success();
+  }
+};
+
+} // namespace
+
+void tic::populateTCRuntimeToLLVMPatterns(RewritePatternSet &patterns,
+                                          const TargetInfo &target,
+                                          const FunctionEnvs &envs,
+                                          const snode::SNodeLayout &layout) {
+  patterns.add<RandomLowering, PrintLowering, AssertLowering,
+               BoundsCheckLowering, RootPtrLowering>(patterns.getContext(),
+                                                     target, envs, layout);
+  populateTCNDArrayToLLVMPatterns(patterns);
+}
+
+void tic::addTCRuntimeIllegalOps(ConversionTarget &target) {
+  target
+      .addIllegalOp<tc::RandomOp, tc::PrintOp, tc::AssertOp, tc::BoundsCheckOp,
+                    snode::RootPtrOp, tc::NDArrayLoadOp, tc::NDArrayStoreOp,
+                    tc::NDArrayAtomicRMWOp, tc::NDArrayDimOp>();
 }

@@ -13,11 +13,15 @@ snode.tree @second {
 // Kernel signature: context first, ndarray as a pointer to tc_ndarray.
 // CHECK: func.func @k(%[[CTX:.*]]: !llvm.ptr, %[[ARR:.*]]: !llvm.ptr, %[[S:.*]]: f32) -> f32
 // Closure on the stack, in the entry block.
-// the context, then the task's captures (the ndarray as its tc_ndarray pointer).
-// CHECK:       %[[CL:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(ptr, ptr, f32, i32)>
+// the context, then the task's captures (the ndarray as its data pointer and
+// extents).
+// CHECK:       %[[CL:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(ptr, ptr, i64, i64, f32, i32)>
 // ndarray data pointer and extents loaded once (for the kernel's own uses).
 // CHECK:       %[[DATA:.*]] = llvm.load %[[ARR]] {alignment = 8 : i64} : !llvm.ptr -> !llvm.ptr
-// CHECK:       llvm.getelementptr inbounds %[[ARR]][0, 2, 1] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(ptr, i32, array<8 x i64>, i32)>
+// CHECK:       %[[E0P:.*]] = llvm.getelementptr inbounds %[[ARR]][0, 2, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(ptr, i32, array<8 x i64>, i32)>
+// CHECK-NEXT:  %[[E0:.*]] = llvm.load %[[E0P]] {alignment = 8 : i64} : !llvm.ptr -> i64
+// CHECK:       %[[E1P:.*]] = llvm.getelementptr inbounds %[[ARR]][0, 2, 1] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(ptr, i32, array<8 x i64>, i32)>
+// CHECK-NEXT:  %[[E1:.*]] = llvm.load %[[E1P]] {alignment = 8 : i64} : !llvm.ptr -> i64
 // Second tree: root buffer + tree offset.
 // CHECK:       %[[RT:.*]] = llvm.call @tic_rt_root(%[[CTX]])
 // CHECK:       llvm.getelementptr inbounds %[[RT]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i8
@@ -27,7 +31,9 @@ snode.tree @second {
 // Capture stores: ctx first; grain from loop_config.
 // CHECK:       %[[F0:.*]] = llvm.getelementptr inbounds %[[CL]][0, 0]
 // CHECK-NEXT:  llvm.store %[[CTX]], %[[F0]]
-// CHECK:       llvm.store %[[ARR]],
+// CHECK:       llvm.store %[[DATA]],
+// CHECK:       llvm.store %[[E0]],
+// CHECK:       llvm.store %[[E1]],
 // CHECK:       llvm.store %[[S]],
 // CHECK:       %[[GR:.*]] = arith.constant 16 : i64
 // CHECK:       %[[FN:.*]] = llvm.mlir.addressof @k__par0 : !llvm.ptr
@@ -50,11 +56,16 @@ snode.tree @second {
 // CHECK:       %[[P0:.*]] = llvm.getelementptr inbounds %[[C]][0, 0]
 // CHECK:       %[[BCTX:.*]] = llvm.load %[[P0]] : !llvm.ptr -> !llvm.ptr
 // The captured ndarray: its data pointer and extents, once per chunk.
-// CHECK:       %[[ND:.*]] = llvm.load
-// CHECK-NEXT:  llvm.load %[[ND]] {alignment = 8 : i64} : !llvm.ptr -> !llvm.ptr
+// CHECK:       %[[P1:.*]] = llvm.getelementptr inbounds %[[C]][0, 1]
+// CHECK-NEXT:  %[[TDATA:.*]] = llvm.load %[[P1]] : !llvm.ptr -> !llvm.ptr
+// CHECK:       %[[P3:.*]] = llvm.getelementptr inbounds %[[C]][0, 3]
+// CHECK-NEXT:  %[[TE1:.*]] = llvm.load %[[P3]] : !llvm.ptr -> i64
 // The task's iterations over [begin, end), as tic-outline-tasks made them.
 // CHECK:       scf.while (%[[LIN:.*]] = %[[B]]) : (i64) -> i64
 // CHECK:       arith.cmpi slt, %[[LIN]], %[[E]] : i64
+// The element address uses the captured extents and data pointer.
+// CHECK:       arith.muli %{{.*}}, %[[TE1]] : i64
+// CHECK:       llvm.getelementptr inbounds %[[TDATA]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, f32
 // Random inside the loop uses the worker's thread id.
 // CHECK:       llvm.call @tic_rt_rand_f32(%[[BCTX]], %[[TID]])
 // CHECK:       llvm.return

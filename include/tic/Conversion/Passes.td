@@ -11,10 +11,12 @@ def ConvertTCToLLVM : Pass<"convert-tc-to-llvm", "::mlir::ModuleOp"> {
     (ndarray parameters: pointer to a tc_ndarray). Each tc.task @k__parN
     (tic-outline-tasks) becomes `llvm.func internal @k__parN(!llvm.ptr
     closure, i64 begin, i64 end, i32 thread_id)`, whose context and captures
-    are loaded from the closure; each tc.launch becomes a stack closure plus
-    a call to tic_rt_parallel_for (a direct call when `serialize`).
-    tc.random, tc.print, tc.assert, tc.ndarray_* and snode.root_ptr become
-    LLVM code and runtime calls.
+    are loaded from the closure (a captured ndarray as its data pointer and
+    extents); each tc.launch becomes a stack closure plus a call to
+    tic_rt_parallel_for (a direct call when `serialize`). tc.random,
+    tc.print, tc.assert, tc.ndarray_* and snode.root_ptr become LLVM code and
+    runtime calls through the CPU's TargetInfo. Two pattern sets applied in
+    turn (tic/Conversion/TCToLLVM.h): the functions, then what is in them.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::func::FuncDialect",

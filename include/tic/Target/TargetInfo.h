@@ -2,12 +2,13 @@
 //
 // One object per target (after Triton's TargetInfoBase): the CPU's in
 // lib/Target/CPU/CPUTargetInfo.cpp, CUDA's in lib/Target/CUDA/
-// CUDATargetInfo.cpp. The shared lowering of the runtime services
-// (lowerRuntimeServices: tc.random, tc.print, tc.assert, tc.bounds_check,
-// snode.root_ptr) takes it as a parameter; what a target does structurally
-// differently (how a task is launched: convert-tc-to-llvm, convert-tc-to-gpu)
-// is a conversion pass of its own, and the snode and ndarray lowerings are
-// the same for every target.
+// CUDATargetInfo.cpp. The pattern set every target shares
+// (populateTCRuntimeToLLVMPatterns in tic/Conversion/TCToLLVM.h: tc.random,
+// tc.print, tc.assert, tc.bounds_check, snode.root_ptr) takes it as a
+// parameter; what a target does structurally differently (how kernels,
+// tasks and launches become functions and calls) is a pattern set of its
+// own conversion, and the snode and ndarray lowerings are the same for
+// every target.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TIC_TARGET_TARGETINFO_H
@@ -75,14 +76,6 @@ std::pair<mlir::Value, mlir::Value> seedCUDARandom(mlir::OpBuilder &b,
                                                    mlir::Location loc,
                                                    mlir::Value seed,
                                                    mlir::Value thread);
-
-/// Lowers tc.random / tc.print / tc.assert / tc.bounds_check and
-/// snode.root_ptr (the root buffer plus the tree's offset) in `fn` through
-/// `target`'s hooks.
-mlir::LogicalResult lowerRuntimeServices(mlir::Operation *fn,
-                                         const TargetInfo &target,
-                                         const FunctionEnv &env,
-                                         const snode::SNodeLayout &layout);
 
 } // namespace tic
 

@@ -12,6 +12,7 @@
 // generator from the recorded layout).
 //
 //===----------------------------------------------------------------------===//
+#include "tic/Conversion/SNodeToLLVM.h"
 #include "tic/Conversion/LLVMUtils.h"
 #include "tic/Conversion/Passes.h"
 #include "tic/Dialect/SNode/SNodeLayout.h"
@@ -29,6 +30,45 @@ namespace tic {
 using namespace mlir;
 using namespace tic;
 using namespace tic::snode;
+
+static Operation *functionOf(Operation *op) {
+  return op->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
+}
+
+FieldAliasTags::FieldAliasTags(ModuleOp module) : ctx(module.getContext()) {
+  domain =
+      LLVM::AliasScopeDomainAttr::get(ctx, StringAttr::get(ctx, "tic.fields"));
+  module.walk([&](Operation *op) {
+    if (isa<LoadOp, StoreOp, AtomicRMWOp>(op))
+      fieldsOf[functionOf(op)].insert(
+          op->getAttrOfType<FlatSymbolRefAttr>("field").getValue());
+  });
+}
+
+void FieldAliasTags::tag(Operation *mem, Operation *access, StringRef field) {
+  Operation *fn = functionOf(access);
+  const llvm::SetVector<StringRef> &used = fieldsOf[fn];
+  if (used.size() < 2)
+    return; // one field: nothing to tell apart
+  ArrayAttr &others = noAliasLists[{fn, field}];
+  if (!others) {
+    SmallVector<Attribute> list;
+    for (StringRef name : used)
+      if (name != field)
+        list.push_back(scope(name));
+    others = ArrayAttr::get(ctx, list);
+  }
+  auto aa = cast<LLVM::AliasAnalysisOpInterface>(mem);
+  aa.setAliasScopes(ArrayAttr::get(ctx, {scope(field)}));
+  aa.setNoAliasScopes(others);
+}
+
+LLVM::AliasScopeAttr FieldAliasTags::scope(StringRef field) {
+  LLVM::AliasScopeAttr &s = scopes[field];
+  if (!s)
+    s = LLVM::AliasScopeAttr::get(domain, StringAttr::get(ctx, field));
+  return s;
+}
 
 namespace {
 
@@ -136,62 +176,6 @@ struct PlacePtrLowering : SNodePattern<PlacePtrOp> {
                                             adaptor.getCell(), op.getComp()));
     return success();
   }
-};
-
-/// Alias scopes of field accesses. Different fields never share bytes (an
-/// out-of-range index is undefined behaviour), so every access is tagged
-/// with its field's scope and declared not to alias the accesses of the
-/// other fields used in the same function. LLVM then needs no run-time
-/// overlap checks before vectorizing a loop that reads one field and writes
-/// another (fields share the root buffer, so without the tags their
-/// pointers are indistinguishable). The lists are per function: module-wide
-/// lists made every access name every other field, quadratic in the number
-/// of fields.
-class FieldAliasTags {
-public:
-  explicit FieldAliasTags(ModuleOp module) : ctx(module.getContext()) {
-    domain = LLVM::AliasScopeDomainAttr::get(
-        ctx, StringAttr::get(ctx, "tic.fields"));
-    module.walk([&](Operation *op) {
-      if (isa<LoadOp, StoreOp, AtomicRMWOp>(op))
-        fieldsOf[functionOf(op)].insert(
-            op->getAttrOfType<FlatSymbolRefAttr>("field").getValue());
-    });
-  }
-  static Operation *functionOf(Operation *op) {
-    return op->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
-  }
-  /// Tags `mem`, the lowering of an access to `field` from `access`.
-  void tag(Operation *mem, Operation *access, StringRef field) {
-    Operation *fn = functionOf(access);
-    const llvm::SetVector<StringRef> &used = fieldsOf[fn];
-    if (used.size() < 2)
-      return; // one field: nothing to tell apart
-    ArrayAttr &others = noAliasLists[{fn, field}];
-    if (!others) {
-      SmallVector<Attribute> list;
-      for (StringRef name : used)
-        if (name != field)
-          list.push_back(scope(name));
-      others = ArrayAttr::get(ctx, list);
-    }
-    auto aa = cast<LLVM::AliasAnalysisOpInterface>(mem);
-    aa.setAliasScopes(ArrayAttr::get(ctx, {scope(field)}));
-    aa.setNoAliasScopes(others);
-  }
-
-private:
-  LLVM::AliasScopeAttr scope(StringRef field) {
-    LLVM::AliasScopeAttr &s = scopes[field];
-    if (!s)
-      s = LLVM::AliasScopeAttr::get(domain, StringAttr::get(ctx, field));
-    return s;
-  }
-  MLIRContext *ctx;
-  LLVM::AliasScopeDomainAttr domain;
-  llvm::DenseMap<Operation *, llvm::SetVector<StringRef>> fieldsOf;
-  llvm::StringMap<LLVM::AliasScopeAttr> scopes;
-  llvm::DenseMap<std::pair<Operation *, StringRef>, ArrayAttr> noAliasLists;
 };
 
 /// Memory ops on places stored as plain bytes (every place today; a place in
@@ -344,11 +328,7 @@ struct ConvertSNodeToLLVMPass
 
     RewritePatternSet patterns(ctx);
     FieldAliasTags tags(module);
-    patterns.add<GetChildLowering, LookupLowering, PlacePtrLowering,
-                 IndexExtractLowering, LinearizeLowering, IsActiveLowering>(
-        converter, ctx, layout);
-    patterns.add<LoadLowering, StoreLowering, AtomicRMWLowering>(converter, ctx,
-                                                                 layout, tags);
+    populateSNodeToLLVMPatterns(converter, patterns, layout, tags);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
 
@@ -365,3 +345,15 @@ struct ConvertSNodeToLLVMPass
   }
 };
 } // namespace
+
+void tic::populateSNodeToLLVMPatterns(const TypeConverter &converter,
+                                      RewritePatternSet &patterns,
+                                      const SNodeLayout &layout,
+                                      FieldAliasTags &tags) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<GetChildLowering, LookupLowering, PlacePtrLowering,
+               IndexExtractLowering, LinearizeLowering, IsActiveLowering>(
+      converter, ctx, layout);
+  patterns.add<LoadLowering, StoreLowering, AtomicRMWLowering>(converter, ctx,
+                                                               layout, tags);
+}

@@ -7,8 +7,8 @@
 // (convert-snode-to-llvm) or upstream ones (convert-gpu-to-nvvm).
 //
 //===----------------------------------------------------------------------===//
-#include "tic/Conversion/NDArrayLowering.h"
 #include "tic/Conversion/Passes.h"
+#include "tic/Conversion/TCToLLVM.h"
 #include "tic/Dialect/SNode/SNodeLayout.h"
 #include "tic/Dialect/TC/TCDialect.h"
 #include "tic/Target/TargetInfo.h"
@@ -89,6 +89,127 @@ static void splitTask(tc::TaskOp task, SmallVectorImpl<Operation *> &prologue,
   }
 }
 
+/// tc.task @k__parN -> gpu.func @k__parN(root, captures..., total[, seed])
+/// kernel in the module's gpu.module: a grid-stride loop over [0, total)
+/// running the body on [lin, lin + 1), with the prologue and epilogue of
+/// the body (splitTask) once per thread.
+struct TaskToGPUFuncLowering : OpConversionPattern<tc::TaskOp> {
+  TaskToGPUFuncLowering(MLIRContext *ctx, gpu::GPUModuleOp gpuModule,
+                        FunctionEnvs &envs)
+      : OpConversionPattern(ctx), gpuModule(gpuModule), envs(envs) {}
+  mutable gpu::GPUModuleOp gpuModule;
+  FunctionEnvs &envs;
+
+  LogicalResult
+  matchAndRewrite(tc::TaskOp task, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = task.getLoc();
+    MLIRContext *ctx = getContext();
+    Type ptrTy = LLVM::LLVMPointerType::get(ctx);
+    Type i64 = IntegerType::get(ctx, 64);
+    // Parameters: the root buffer, the captures (!snode.ptr as !llvm.ptr;
+    // an ndarray as its data pointer and extents), the number of
+    // iterations.
+    SmallVector<Type> params{ptrTy};
+    for (BlockArgument a : task.getCaptures()) {
+      if (auto nd = dyn_cast<tc::NDArrayType>(a.getType())) {
+        params.push_back(ptrTy);
+        params.append(nd.getRank(), i64);
+      } else {
+        params.push_back(isa<snode::PtrType>(a.getType()) ? ptrTy
+                                                          : a.getType());
+      }
+    }
+    params.push_back(i64);
+    // random() draws from a per-thread PCG32 stream seeded like the CPU's
+    // (runtime/src/Random.cpp) from a seed the launch passes.
+    bool usesRandom =
+        task.walk([](tc::RandomOp) { return WalkResult::interrupt(); })
+            .wasInterrupted();
+    if (usesRandom)
+      params.push_back(i64);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToEnd(gpuModule.getBody());
+    auto fn = gpu::GPUFuncOp::create(rewriter, loc, task.getSymName(),
+                                     FunctionType::get(ctx, params, {}));
+    fn->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), UnitAttr::get(ctx));
+    Block &entry = fn.getBody().front();
+    rewriter.setInsertionPointToStart(&entry);
+    Value root = entry.getArgument(0);
+    Value total = entry.getArgument(entry.getNumArguments() - 1 - usesRandom);
+    IRMapping map;
+    unsigned next = 1;
+    for (BlockArgument a : task.getCaptures()) {
+      Value v = entry.getArgument(next++);
+      if (auto nd = dyn_cast<tc::NDArrayType>(a.getType())) {
+        v = createNDArrayDescriptor(
+            rewriter, loc, nd, v,
+            entry.getArguments().slice(next, nd.getRank()));
+        next += nd.getRank();
+      } else if (v.getType() != a.getType()) {
+        v = UnrealizedConversionCastOp::create(rewriter, loc, a.getType(), v)
+                .getResult(0);
+      }
+      map.map(a, v);
+    }
+    // Grid-stride loop: lin = blockIdx * blockDim + threadIdx, step
+    // gridDim * blockDim.
+    auto dim = [&](Value v) {
+      return arith::IndexCastOp::create(rewriter, loc, i64, v).getResult();
+    };
+    Value tid = dim(gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x));
+    Value bid = dim(gpu::BlockIdOp::create(rewriter, loc, gpu::Dimension::x));
+    Value bdim = dim(gpu::BlockDimOp::create(rewriter, loc, gpu::Dimension::x));
+    Value gdim = dim(gpu::GridDimOp::create(rewriter, loc, gpu::Dimension::x));
+    Value start = arith::AddIOp::create(
+        rewriter, loc, arith::MulIOp::create(rewriter, loc, bid, bdim), tid);
+    Value stride = arith::MulIOp::create(rewriter, loc, gdim, bdim);
+    FunctionEnv env;
+    env.rootBuffer = root;
+    if (usesRandom) {
+      Value seed = entry.getArgument(entry.getNumArguments() - 1);
+      std::tie(env.rngState, env.rngInc) =
+          seedCUDARandom(rewriter, loc, seed, start);
+    }
+    // The task's prologue (what does not depend on the range: private
+    // accumulators, invariants) runs once per thread before the
+    // grid-stride loop, its epilogue (the accumulators' atomics) once
+    // after it: one atomic per thread, not per iteration.
+    SmallVector<Operation *> prologue, perRange, epilogue;
+    splitTask(task, prologue, perRange, epilogue);
+    for (Operation *op : prologue)
+      rewriter.clone(*op, map);
+    auto loop = scf::ForOp::create(rewriter, loc, start, total, stride);
+    {
+      OpBuilder::InsertionGuard inLoop(rewriter);
+      rewriter.setInsertionPointToStart(loop.getBody());
+      Value lin = loop.getInductionVar();
+      Value one = arith::ConstantIntOp::create(rewriter, loc, i64, 1);
+      map.map(task.getBegin(), lin);
+      map.map(task.getEnd(), arith::AddIOp::create(rewriter, loc, lin, one));
+      for (Operation *op : perRange)
+        rewriter.clone(*op, map);
+    }
+    for (Operation *op : epilogue)
+      rewriter.clone(*op, map);
+    gpu::ReturnOp::create(rewriter, loc);
+    envs.set(fn, env);
+    rewriter.eraseOp(task);
+    return success();
+  }
+};
+
+/// The host side is not generated for the device.
+struct KernelErasure : OpConversionPattern<tc::KernelOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tc::KernelOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct ConvertTCToGPUPass : tic::impl::ConvertTCToGPUBase<ConvertTCToGPUPass> {
   using Base::Base;
 
@@ -98,140 +219,58 @@ struct ConvertTCToGPUPass : tic::impl::ConvertTCToGPUBase<ConvertTCToGPUPass> {
     snode::SNodeLayout layout(module);
     if (failed(layout.checkAllocated()))
       return signalPassFailure();
-
-    // What the device cannot do yet, reported where it is.
     WalkResult w = module.walk([&](Operation *op) {
       if (isa<tc::ParallelForOp, tc::StructForOp>(op)) {
         op->emitOpError("must be outlined by tic-outline-tasks first");
         return WalkResult::interrupt();
       }
-      if (!op->getParentOfType<tc::TaskOp>())
-        return WalkResult::advance();
       return WalkResult::advance();
     });
     if (w.wasInterrupted())
       return signalPassFailure();
 
-    SmallVector<tc::TaskOp> tasks(module.getOps<tc::TaskOp>());
-    std::unique_ptr<TargetInfo> target = createCUDATargetInfo();
-    OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
     gpu::GPUModuleOp gm;
-    if (!tasks.empty()) {
+    if (!module.getOps<tc::TaskOp>().empty()) {
       module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                       UnitAttr::get(ctx));
       auto target = NVVM::NVVMTargetAttr::get(ctx, /*optLevel=*/2,
                                               "nvptx64-nvidia-cuda", chip);
+      auto mb = OpBuilder::atBlockEnd(module.getBody());
       gm = gpu::GPUModuleOp::create(mb, module.getLoc(), kGPUModuleName,
                                     ArrayAttr::get(ctx, {target}));
     }
-    Type ptrTy = LLVM::LLVMPointerType::get(ctx);
-    Type i64 = IntegerType::get(ctx, 64);
-    for (tc::TaskOp task : tasks) {
-      Location loc = task.getLoc();
-      // Parameters: the root buffer, the captures (!snode.ptr as !llvm.ptr;
-      // an ndarray as its data pointer and extents), the number of
-      // iterations.
-      SmallVector<Type> params{ptrTy};
-      for (BlockArgument a : task.getCaptures()) {
-        if (auto nd = dyn_cast<tc::NDArrayType>(a.getType())) {
-          params.push_back(ptrTy);
-          params.append(nd.getRank(), i64);
-        } else {
-          params.push_back(isa<snode::PtrType>(a.getType()) ? ptrTy
-                                                            : a.getType());
-        }
-      }
-      params.push_back(i64);
-      // random() draws from a per-thread PCG32 stream seeded like the CPU's
-      // (runtime/src/Random.cpp) from a seed the launch passes.
-      bool usesRandom =
-          task.walk([](tc::RandomOp) { return WalkResult::interrupt(); })
-              .wasInterrupted();
-      if (usesRandom)
-        params.push_back(i64);
-      OpBuilder gb = OpBuilder::atBlockEnd(gm.getBody());
-      auto fn = gpu::GPUFuncOp::create(gb, loc, task.getSymName(),
-                                       FunctionType::get(ctx, params, {}));
-      fn->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), UnitAttr::get(ctx));
-      Block &entry = fn.getBody().front();
-      OpBuilder b = OpBuilder::atBlockBegin(&entry);
-      Value root = entry.getArgument(0);
-      Value total = entry.getArgument(entry.getNumArguments() - 1 - usesRandom);
-      IRMapping map;
-      DenseMap<Value, NDArrayInfo> ndarrays;
-      unsigned next = 1;
-      for (BlockArgument a : task.getCaptures()) {
-        Value v = entry.getArgument(next++);
-        if (auto nd = dyn_cast<tc::NDArrayType>(a.getType())) {
-          NDArrayInfo info;
-          info.data = v;
-          info.elementType = nd.getElementType();
-          for (unsigned d = 0; d < nd.getRank(); ++d)
-            info.shape.push_back(entry.getArgument(next++));
-          // Stands for the ndarray until lowerNDArrayOps below.
-          v = UnrealizedConversionCastOp::create(b, loc, a.getType(), v)
-                  .getResult(0);
-          ndarrays[v] = info;
-        } else if (v.getType() != a.getType()) {
-          v = UnrealizedConversionCastOp::create(b, loc, a.getType(), v)
-                  .getResult(0);
-        }
-        map.map(a, v);
-      }
-      // Grid-stride loop: lin = blockIdx * blockDim + threadIdx, step
-      // gridDim * blockDim.
-      auto dim = [&](Value v) {
-        return arith::IndexCastOp::create(b, loc, i64, v).getResult();
-      };
-      Value tid = dim(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
-      Value bid = dim(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
-      Value bdim = dim(gpu::BlockDimOp::create(b, loc, gpu::Dimension::x));
-      Value gdim = dim(gpu::GridDimOp::create(b, loc, gpu::Dimension::x));
-      Value start = arith::AddIOp::create(
-          b, loc, arith::MulIOp::create(b, loc, bid, bdim), tid);
-      Value stride = arith::MulIOp::create(b, loc, gdim, bdim);
-      Value rngState, rngInc;
-      if (usesRandom) {
-        Value seed = entry.getArgument(entry.getNumArguments() - 1);
-        std::tie(rngState, rngInc) = seedCUDARandom(b, loc, seed, start);
-      }
-      // The task's prologue (what does not depend on the range: private
-      // accumulators, invariants) runs once per thread before the
-      // grid-stride loop, its epilogue (the accumulators' atomics) once
-      // after it: one atomic per thread, not per iteration.
-      SmallVector<Operation *> prologue, perRange, epilogue;
-      splitTask(task, prologue, perRange, epilogue);
-      for (Operation *op : prologue)
-        b.clone(*op, map);
-      auto loop = scf::ForOp::create(b, loc, start, total, stride);
-      OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
-      Value lin = loop.getInductionVar();
-      Value one = arith::ConstantIntOp::create(lb, loc, i64, 1);
-      map.map(task.getBegin(), lin);
-      map.map(task.getEnd(), arith::AddIOp::create(lb, loc, lin, one));
-      for (Operation *op : perRange)
-        lb.clone(*op, map);
-      for (Operation *op : epilogue)
-        b.clone(*op, map);
-      gpu::ReturnOp::create(b, loc);
-      FunctionEnv env;
-      env.rootBuffer = root;
-      env.rngState = rngState;
-      env.rngInc = rngInc;
-      if (failed(lowerRuntimeServices(fn, *target, env, layout)))
+    FunctionEnvs envs;
+    {
+      ConversionTarget target(*ctx);
+      target.addIllegalOp<tc::TaskOp, tc::KernelOp>();
+      target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+      RewritePatternSet patterns(ctx);
+      populateTCToGPUPatterns(patterns, gm, envs);
+      if (failed(applyPartialConversion(module, target, std::move(patterns))))
         return signalPassFailure();
-      // The same element accesses as on the CPU.
-      if (failed(lowerNDArrayOps(fn, ndarrays)))
-        return signalPassFailure();
-      for (auto &[placeholder, info] : ndarrays)
-        if (placeholder.use_empty())
-          placeholder.getDefiningOp()->erase();
     }
-    // The host side is not generated for the device.
-    for (Operation &op :
-         llvm::make_early_inc_range(module.getBody()->getOperations()))
-      if (isa<tc::TaskOp, tc::KernelOp>(op))
-        op.erase();
+    if (!gm)
+      return;
+    std::unique_ptr<TargetInfo> cuda = createCUDATargetInfo();
+    ConversionTarget target(*ctx);
+    addTCRuntimeIllegalOps(target);
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    RewritePatternSet patterns(ctx);
+    populateTCRuntimeToLLVMPatterns(patterns, *cuda, envs, layout);
+    if (failed(applyPartialConversion(gm, target, std::move(patterns))))
+      return signalPassFailure();
+    // The descriptors no access needed any more.
+    gm.walk([](UnrealizedConversionCastOp c) {
+      if (c->use_empty() && getNDArrayParts(c.getResult(0)))
+        c.erase();
+    });
   }
 };
 } // namespace
+
+void tic::populateTCToGPUPatterns(RewritePatternSet &patterns,
+                                  gpu::GPUModuleOp gpuModule,
+                                  FunctionEnvs &envs) {
+  patterns.add<TaskToGPUFuncLowering>(patterns.getContext(), gpuModule, envs);
+  patterns.add<KernelErasure>(patterns.getContext());
+}

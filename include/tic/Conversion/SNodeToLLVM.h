@@ -1,0 +1,61 @@
+//===- SNodeToLLVM.h - snode -> LLVM conversion patterns --------*- C++ -*-===//
+//
+// The snode micro-access and memory ops lowered with the recorded layout
+// (SNodeLayout): the same patterns on every target. A node kind supplies its
+// case of snode.lookup / is_active / deactivate; a place stored in bits (a
+// bit_struct or bit_array) its memory ops.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TIC_CONVERSION_SNODETOLLVM_H
+#define TIC_CONVERSION_SNODETOLLVM_H
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace tic {
+namespace snode {
+class SNodeLayout;
+} // namespace snode
+
+/// Alias scopes of field accesses. Different fields never share bytes (an
+/// out-of-range index is undefined behaviour), so every access is tagged
+/// with its field's scope and declared not to alias the accesses of the
+/// other fields used in the same function. LLVM then needs no run-time
+/// overlap checks before vectorizing a loop that reads one field and writes
+/// another (fields share the root buffer, so without the tags their
+/// pointers are indistinguishable). The lists are per function: module-wide
+/// lists made every access name every other field, quadratic in the number
+/// of fields.
+class FieldAliasTags {
+public:
+  /// Collects the fields each function of `module` accesses.
+  explicit FieldAliasTags(mlir::ModuleOp module);
+  /// Tags `mem`, the lowering of an access to `field` from `access`.
+  void tag(mlir::Operation *mem, mlir::Operation *access,
+           llvm::StringRef field);
+
+private:
+  mlir::LLVM::AliasScopeAttr scope(llvm::StringRef field);
+  mlir::MLIRContext *ctx;
+  mlir::LLVM::AliasScopeDomainAttr domain;
+  llvm::DenseMap<mlir::Operation *, llvm::SetVector<llvm::StringRef>> fieldsOf;
+  llvm::StringMap<mlir::LLVM::AliasScopeAttr> scopes;
+  llvm::DenseMap<std::pair<mlir::Operation *, llvm::StringRef>, mlir::ArrayAttr>
+      noAliasLists;
+};
+
+/// get_child, lookup, place_ptr, index_extract, linearize, is_active and
+/// the memory ops (load / store / atomic_rmw, tagged through `tags`), from
+/// `layout`.
+void populateSNodeToLLVMPatterns(const mlir::TypeConverter &converter,
+                                 mlir::RewritePatternSet &patterns,
+                                 const snode::SNodeLayout &layout,
+                                 FieldAliasTags &tags);
+
+} // namespace tic
+
+#endif
