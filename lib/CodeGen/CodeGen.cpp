@@ -207,17 +207,22 @@ bool tic::codegen::detail::mayHaveEffects(const tast::Expr *e) {
 
 void Generator::genSNode(const tsema::SNode *n) {
   Location l = loc(n->range);
-  if (n->kind != tsema::SNode::Kind::Dense) {
+  if (n->kind != tsema::SNode::Kind::Dense &&
+      n->kind != tsema::SNode::Kind::Bitmasked) {
     error(n->range, std::string("'") + snodeKindName(n->kind) +
-                        "' SNodes are not supported yet (only dense layouts "
-                        "can be compiled)");
+                        "' SNodes are not supported yet (dense and bitmasked "
+                        "layouts can be compiled)");
     return;
   }
   SmallVector<int64_t> axes(n->axes.begin(), n->axes.end());
   SmallVector<int64_t> shape(n->shape.begin(), n->shape.end());
-  auto op = tic::snode::DenseOp::create(b, l, nodeNames[n], axes, shape);
+  tic::snode::SNodeContainerOpInterface op;
+  if (n->kind == tsema::SNode::Kind::Bitmasked)
+    op = tic::snode::BitmaskedOp::create(b, l, nodeNames[n], axes, shape);
+  else
+    op = tic::snode::DenseOp::create(b, l, nodeNames[n], axes, shape);
   OpBuilder::InsertionGuard g(b);
-  b.setInsertionPointToEnd(&op.getBody().front());
+  b.setInsertionPointToEnd(&op.getChildren().front());
   for (const tsema::FieldInfo *f : n->places) {
     std::vector<ST> ts;
     flatten(f->elemType, ts);

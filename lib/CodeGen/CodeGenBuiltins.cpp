@@ -428,7 +428,31 @@ RV Generator::genBuiltin(const tast::CallExpr &e) {
   }
   case Builtin::Activate:
   case Builtin::Deactivate:
-  case Builtin::IsActive:
+  case Builtin::IsActive: {
+    // The node's own cell indices (Sema checked their number); a field
+    // names the node its element is placed in.
+    const sema::SNode *sn = snodeOrPlaceOf(arg(0));
+    auto it = sn ? nodeNames.find(sn) : nodeNames.end();
+    if (it == nodeNames.end()) {
+      unsupported(e.range, std::string("'") + builtinSpelling(bi) +
+                               "' on the root SNode");
+      return convTo(RV(), e.type);
+    }
+    SmallVector<Value> idx;
+    appendIndices(gen(arg(1)), idx);
+    auto sym = FlatSymbolRefAttr::get(b.getContext(), it->second);
+    if (bi == Builtin::IsActive) {
+      Value a = tic::tc::IsActiveOp::create(b, curLoc, b.getI1Type(), sym, idx);
+      RV r;
+      r.push(arith::ExtUIOp::create(b, curLoc, b.getI32Type(), a), ST::i32());
+      return convTo(r, e.type);
+    }
+    if (bi == Builtin::Activate)
+      tic::tc::ActivateOp::create(b, curLoc, sym, idx);
+    else
+      tic::tc::DeactivateOp::create(b, curLoc, sym, idx);
+    return {};
+  }
   case Builtin::Append:
   case Builtin::Length:
   case Builtin::DeactivateCell:

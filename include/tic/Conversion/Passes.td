@@ -63,10 +63,15 @@ def ConvertSNodeToLLVM : Pass<"convert-snode-to-llvm", "::mlir::ModuleOp"> {
   let description = [{
     get_child / lookup / place_ptr become llvm.getelementptr with the byte
     offsets and cell sizes of the SNodeLayout analysis; index_extract and
-    linearize become arith. The layout trees are erased afterwards.
+    linearize become arith. Each node kind has its case of lookup,
+    is_active and deactivate (bitmasked: an activity bit per cell, set by
+    activating lookups with one atomic `or` when it is clear; deactivation
+    clears the bit and zeroes the cell). The layout trees are erased
+    afterwards.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
-                           "::mlir::arith::ArithDialect"];
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 #endif

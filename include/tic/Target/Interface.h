@@ -1,4 +1,5 @@
-//===- Interface.h - Entry points of the C interface in the object -*- C++ -*-===//
+//===- Interface.h - Entry points of the C interface in the object -*- C++
+//-*-===//
 //
 // Two passes define, in the object file, every function the generated header
 // (Header.h) declares:
@@ -11,6 +12,8 @@
 //      @__tic_read_<f>(!tc.ndarray<T, ndim + 1>)   bulk, tc.parallel_for
 //      @__tic_write_<f>(!tc.ndarray<T, ndim + 1>)  (last axis: components)
 //      @__tic_clear_<f>()                           grad/dual fields only
+//    plus @__tic_deactivate_all() (a struct-for deactivating the active
+//    cells of each outermost sparse node) when the module has sparse nodes,
 //    and records the root buffer's size/alignment (SNodeLayout) in the
 //    module attributes `tic.root_size` / `tic.root_align`.
 //
@@ -44,6 +47,9 @@
 #include <string>
 
 namespace tic {
+
+/// The tc.kernel behind MODULE_deactivate_all (tic-generate-field-accessors).
+constexpr const char *kDeactivateAllKernel = "__tic_deactivate_all";
 
 /// Name of the module attribute holding the interface JSON.
 constexpr const char *kInterfaceAttrName = "tic.interface";

@@ -20,6 +20,7 @@
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace tic {
@@ -126,18 +127,117 @@ static Value lowerDenseLookup(OpBuilder &b, Location loc, const NodeLayout &n,
                              LLVM::GEPNoWrapFlags::inbounds);
 }
 
+/// A bitmasked cell's activity bit: the address of its 32-bit mask word
+/// and the bit in it.
+struct MaskBit {
+  Value word, bit;
+};
+static MaskBit maskBit(OpBuilder &b, Location loc, const NodeLayout &n,
+                       Value container, Value linear) {
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  if (!linear.getType().isInteger(64))
+    linear = arith::ExtUIOp::create(b, loc, i64, linear);
+  Value words = byteOffset(b, loc, container, n.maskOffset);
+  Value w = arith::ShRUIOp::create(
+      b, loc, linear, arith::ConstantIntOp::create(b, loc, i64, 5));
+  Value word = LLVM::GEPOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext()), i32, words,
+      ValueRange{w}, LLVM::GEPNoWrapFlags::inbounds);
+  Value pos = arith::TruncIOp::create(
+      b, loc, i32,
+      arith::AndIOp::create(b, loc, linear,
+                            arith::ConstantIntOp::create(b, loc, i64, 31)));
+  Value bit = arith::ShLIOp::create(
+      b, loc, arith::ConstantIntOp::create(b, loc, i32, 1), pos);
+  return {word, bit};
+}
+
+/// Whether the bit is set (an atomic read: other threads may be setting
+/// bits of the same word).
+static Value testBit(OpBuilder &b, Location loc, const MaskBit &m) {
+  Type i32 = b.getI32Type();
+  Value w =
+      LLVM::LoadOp::create(b, loc, i32, m.word, /*alignment=*/4,
+                           /*isVolatile=*/false, /*isNonTemporal=*/false,
+                           /*isInvariant=*/false, /*isInvariantGroup=*/false,
+                           LLVM::AtomicOrdering::monotonic);
+  Value set = arith::AndIOp::create(b, loc, w, m.bit);
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, set,
+                               arith::ConstantIntOp::create(b, loc, i32, 0));
+}
+
+/// Lookups of cells that are not in their container (none yet) return the
+/// cell itself; a bitmasked node's cells are, and inactive ones hold zeros
+/// (deactivation clears them), so a lookup that does not activate is the
+/// dense address and reads of an inactive cell see 0.
 struct LookupLowering : SNodePattern<LookupOp> {
   using SNodePattern::SNodePattern;
   LogicalResult matchAndRewrite(LookupOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     const NodeLayout *n = node(op, op.getNode(), rewriter);
     if (!n) return failure();
+    Location loc = op.getLoc();
     // One case per node kind; `activate` means nothing on a dense node.
     switch (op.getKind()) {
     case SNodeKind::Dense:
-      rewriter.replaceOp(op, lowerDenseLookup(rewriter, op.getLoc(), *n,
+      rewriter.replaceOp(op, lowerDenseLookup(rewriter, loc, *n,
                                               adaptor.getContainer(),
                                               adaptor.getLinear()));
+      return success();
+    case SNodeKind::Bitmasked: {
+      if (op.getActivate()) {
+        // Set the bit unless it is set already (most writes find it set:
+        // no atomic, no contention on the word).
+        MaskBit m = maskBit(rewriter, loc, *n, adaptor.getContainer(),
+                            adaptor.getLinear());
+        Value clear =
+            arith::XOrIOp::create(rewriter, loc, testBit(rewriter, loc, m),
+                                  arith::ConstantIntOp::create(
+                                      rewriter, loc, rewriter.getI1Type(), 1));
+        auto ifOp = scf::IfOp::create(rewriter, loc, clear,
+                                      /*withElseRegion=*/false);
+        OpBuilder::InsertionGuard g(rewriter);
+        rewriter.setInsertionPointToStart(ifOp.thenBlock());
+        LLVM::AtomicRMWOp::create(rewriter, loc, LLVM::AtomicBinOp::_or, m.word,
+                                  m.bit, LLVM::AtomicOrdering::monotonic);
+        rewriter.setInsertionPointAfter(ifOp);
+        rewriter.replaceOp(op, lowerDenseLookup(rewriter, loc, *n,
+                                                adaptor.getContainer(),
+                                                adaptor.getLinear()));
+        return success();
+      }
+      rewriter.replaceOp(op, lowerDenseLookup(rewriter, loc, *n,
+                                              adaptor.getContainer(),
+                                              adaptor.getLinear()));
+      return success();
+    }
+    default:
+      return rewriter.notifyMatchFailure(op, "no lowering for this node kind");
+    }
+  }
+};
+
+/// is_active: one case per node kind (always-active nodes usually fold
+/// first).
+struct IsActiveLowering : SNodePattern<IsActiveOp> {
+  using SNodePattern::SNodePattern;
+  LogicalResult
+  matchAndRewrite(IsActiveOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (isAlwaysActive(op.getKind())) {
+      rewriter.replaceOpWithNewOp<arith::ConstantIntOp>(
+          op, rewriter.getI1Type(), 1);
+      return success();
+    }
+    const NodeLayout *n = node(op, op.getNode(), rewriter);
+    if (!n)
+      return failure();
+    switch (op.getKind()) {
+    case SNodeKind::Bitmasked:
+      rewriter.replaceOp(
+          op, testBit(rewriter, op.getLoc(),
+                      maskBit(rewriter, op.getLoc(), *n, adaptor.getContainer(),
+                              adaptor.getLinear())));
       return success();
     default:
       return rewriter.notifyMatchFailure(op, "no lowering for this node kind");
@@ -145,18 +245,45 @@ struct LookupLowering : SNodePattern<LookupOp> {
   }
 };
 
-/// is_active: one case per node kind (today: always-active nodes, which
-/// canonicalization usually folds first).
-struct IsActiveLowering : SNodePattern<IsActiveOp> {
+/// deactivate: one case per node kind.
+struct DeactivateLowering : SNodePattern<DeactivateOp> {
   using SNodePattern::SNodePattern;
   LogicalResult
-  matchAndRewrite(IsActiveOp op, OpAdaptor,
+  matchAndRewrite(DeactivateOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!isAlwaysActive(op.getKind()))
+    const NodeLayout *n = node(op, op.getNode(), rewriter);
+    if (!n)
+      return failure();
+    Location loc = op.getLoc();
+    switch (op.getKind()) {
+    case SNodeKind::Bitmasked: {
+      // Clear the bit, then the cell (its fields and every node below it),
+      // so that it reads 0 and a later activation starts from 0.
+      MaskBit m = maskBit(rewriter, loc, *n, adaptor.getContainer(),
+                          adaptor.getLinear());
+      Value notBit =
+          arith::XOrIOp::create(rewriter, loc, m.bit,
+                                arith::ConstantIntOp::create(
+                                    rewriter, loc, rewriter.getI32Type(), -1));
+      LLVM::AtomicRMWOp::create(rewriter, loc, LLVM::AtomicBinOp::_and, m.word,
+                                notBit, LLVM::AtomicOrdering::monotonic);
+      if (n->cellSize > 0) {
+        Value cell = lowerDenseLookup(rewriter, loc, *n, adaptor.getContainer(),
+                                      adaptor.getLinear());
+        Value zero = LLVM::ConstantOp::create(
+            rewriter, loc, rewriter.getI8Type(), rewriter.getI8IntegerAttr(0));
+        Value len =
+            LLVM::ConstantOp::create(rewriter, loc, rewriter.getI64Type(),
+                                     rewriter.getI64IntegerAttr(n->cellSize));
+        LLVM::MemsetOp::create(rewriter, loc, cell, zero, len,
+                               /*isVolatile=*/false);
+      }
+      rewriter.eraseOp(op);
+      return success();
+    }
+    default:
       return rewriter.notifyMatchFailure(op, "no lowering for this node kind");
-    rewriter.replaceOpWithNewOp<arith::ConstantIntOp>(op, rewriter.getI1Type(),
-                                                      1);
-    return success();
+    }
   }
 };
 
@@ -320,7 +447,8 @@ struct ConvertSNodeToLLVMPass
     if (unsupported) return signalPassFailure();
 
     ConversionTarget target(*ctx);
-    target.addLegalDialect<LLVM::LLVMDialect, arith::ArithDialect>();
+    target.addLegalDialect<LLVM::LLVMDialect, arith::ArithDialect,
+                           scf::SCFDialect>();
     target.addIllegalOp<GetChildOp, LookupOp, PlacePtrOp, IndexExtractOp,
                         LinearizeOp, LoadOp, StoreOp, AtomicRMWOp, IsActiveOp,
                         DeactivateOp>();
@@ -352,8 +480,8 @@ void tic::populateSNodeToLLVMPatterns(const TypeConverter &converter,
                                       FieldAliasTags &tags) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<GetChildLowering, LookupLowering, PlacePtrLowering,
-               IndexExtractLowering, LinearizeLowering, IsActiveLowering>(
-      converter, ctx, layout);
+               IndexExtractLowering, LinearizeLowering, IsActiveLowering,
+               DeactivateLowering>(converter, ctx, layout);
   patterns.add<LoadLowering, StoreLowering, AtomicRMWLowering>(converter, ctx,
                                                                layout, tags);
 }

@@ -40,14 +40,17 @@ static LogicalResult layoutCell(Region &region, int64_t &size, int64_t &align) {
       cellSize = alignTo(cellSize, cellAlign);
       for (int64_t e : c.getShapeArray())
         cells *= e; // < 2^62 / 1 by the checks below
-      offset = alignTo(offset, cellAlign);
+      // By kind (getContainerBytes): dense and bitmasked hold their cells
+      // (bitmasked then its mask words), pointer a slot per cell.
+      int64_t containerAlign = getContainerAlign(c.getKind(), cellAlign);
+      offset = alignTo(offset, containerAlign);
       c.setLayout(offset, cellSize, cellAlign);
-      int64_t bytes;
-      if (__builtin_mul_overflow(cells, cellSize, &bytes) ||
-          bytes > kMaxBytes || offset + bytes > kMaxBytes)
+      std::optional<int64_t> bytes =
+          getContainerBytes(c.getKind(), cells, cellSize);
+      if (!bytes || *bytes > kMaxBytes || offset + *bytes > kMaxBytes)
         return child.emitOpError("layout exceeds 2^62 bytes");
-      offset += bytes;
-      align = std::max(align, cellAlign);
+      offset += *bytes;
+      align = std::max(align, containerAlign);
     } else if (auto p = dyn_cast<PlaceOp>(child)) {
       int64_t eoff = 0, ealign = 1;
       SmallVector<int64_t> compOffsets;

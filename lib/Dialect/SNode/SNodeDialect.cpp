@@ -178,6 +178,42 @@ int64_t tic::snode::getComponentSize(Type type) {
   return 0;
 }
 
+std::optional<int64_t> tic::snode::getContainerBytes(SNodeKind kind,
+                                                     int64_t numCells,
+                                                     int64_t cellSize) {
+  int64_t bytes;
+  switch (kind) {
+  case SNodeKind::Pointer:
+    if (__builtin_mul_overflow(numCells, int64_t(8), &bytes))
+      return std::nullopt;
+    return bytes;
+  case SNodeKind::Bitmasked: {
+    int64_t words = numCells / 32 + (numCells % 32 != 0);
+    if (__builtin_mul_overflow(numCells, cellSize, &bytes) ||
+        bytes > INT64_MAX - 3 ||
+        __builtin_add_overflow(getBitmaskOffset(numCells, cellSize), words * 4,
+                               &bytes))
+      return std::nullopt;
+    return bytes;
+  }
+  default:
+    if (__builtin_mul_overflow(numCells, cellSize, &bytes))
+      return std::nullopt;
+    return bytes;
+  }
+}
+
+int64_t tic::snode::getContainerAlign(SNodeKind kind, int64_t cellAlign) {
+  switch (kind) {
+  case SNodeKind::Pointer:
+    return 8;
+  case SNodeKind::Bitmasked:
+    return std::max<int64_t>(cellAlign, 4);
+  default:
+    return cellAlign;
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // Tree
 //===----------------------------------------------------------------------===//
@@ -281,10 +317,12 @@ static LogicalResult verifyCellLayout(Operation *owner, Region &region,
       for (int64_t e : c.getShapeArray())
         if (__builtin_mul_overflow(cells, e, &cells))
           return child.emitOpError("has too many cells");
-      if (__builtin_mul_overflow(cells, cs, &size))
+      std::optional<int64_t> bytes = getContainerBytes(c.getKind(), cells, cs);
+      if (!bytes)
         return child.emitOpError("cell array size overflows");
+      size = *bytes;
       off = *c.getLayoutOffset();
-      align = ca;
+      align = getContainerAlign(c.getKind(), ca);
       if (failed(verifyCellLayout(&child, c.getChildren(), cs, ca)))
         return failure();
     } else if (auto p = dyn_cast<PlaceOp>(child)) {

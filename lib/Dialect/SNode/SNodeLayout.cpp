@@ -57,7 +57,8 @@ SNodeLayout::SNodeLayout(Operation *moduleOp) {
       for (const NodeLayout *p : chain)
         if (llvm::is_contained(p->axes, n.axes[k])) n.needsMod[k] = true;
     }
-    if (n.kind != SNodeKind::Dense) n.supported = false;
+    if (!isLowerableKind(n.kind))
+      n.supported = false;
     for (const NodeLayout *p : chain)
       if (!p->supported) n.supported = false;
   }
@@ -87,7 +88,10 @@ SNodeLayout::SNodeLayout(Operation *moduleOp) {
     }
     llvm::SmallVector<int64_t> zeros(p.shape.size(), 0);
     p.baseOffset = getElementOffset(p, zeros, 0);
-    if (path.size() <= 1) {
+    // Strided arrays: one dense level (or none). A sparse level's bytes are
+    // not the field's values alone (masks, pool pointers).
+    if (path.size() <= 1 &&
+        (path.empty() || path[0]->kind == SNodeKind::Dense)) {
       llvm::SmallVector<int64_t> strides(p.shape.size(), 0);
       if (!path.empty())
         for (auto [k, a] : llvm::enumerate(path[0]->axes))
@@ -96,10 +100,12 @@ SNodeLayout::SNodeLayout(Operation *moduleOp) {
     }
   }
 
-  // Index space of each container's cells.
+  // Index space of each container's cells, and how those indices reach
+  // each level of its path.
   for (NodeLayout &n : nodes) {
     llvm::SmallVector<const NodeLayout *> path;
     for (const NodeLayout *q = &n; q; q = q->parent) path.push_back(q);
+    std::reverse(path.begin(), path.end());
     int64_t maxAxis = -1;
     for (const NodeLayout *q : path)
       for (int64_t a : q->axes) maxAxis = std::max(maxAxis, a);
@@ -107,6 +113,17 @@ SNodeLayout::SNodeLayout(Operation *moduleOp) {
     for (const NodeLayout *q : path)
       for (auto [a, s] : llvm::zip(q->axes, q->shape))
         n.cellIndexShape[a] *= s;
+    llvm::SmallVector<int64_t> acc(maxAxis + 1, 1);
+    n.levels.resize(path.size());
+    for (int l = int(path.size()) - 1; l >= 0; --l) {
+      n.levels[l].node = path[l];
+      for (int64_t a : path[l]->axes)
+        n.levels[l].below.push_back(acc[a]);
+      for (auto [a, s] : llvm::zip(path[l]->axes, path[l]->shape))
+        acc[a] *= s;
+    }
+    if (n.kind == SNodeKind::Bitmasked)
+      n.maskOffset = getBitmaskOffset(n.numCells, n.cellSize);
   }
 }
 

@@ -353,6 +353,35 @@ LogicalResult AtomicRMWOp::verify() {
   return verifyAtomicKind(*this, getKind(), getValue().getType());
 }
 
+/// The node of a tc.is_active / activate / deactivate: a container whose
+/// cell indices the op passes; activate and deactivate need one that can be
+/// inactive.
+static LogicalResult verifyCellOp(Operation *op, StringRef node,
+                                  ValueRange indices, bool needsSparse,
+                                  SymbolTableCollection &tables) {
+  auto c = snode::lookupNode(op, node, &tables);
+  if (!c)
+    return op->emitOpError("references unknown SNode '") << node << "'";
+  unsigned rank = snode::getIndexRank(c);
+  if (indices.size() != rank)
+    return op->emitOpError("SNode '")
+           << node << "' has " << rank << " cell indices, got "
+           << indices.size();
+  if (needsSparse && snode::isAlwaysActive(c.getKind()))
+    return op->emitOpError("needs a sparse SNode, but '")
+           << node << "' is " << snode::stringifySNodeKind(c.getKind());
+  return success();
+}
+LogicalResult IsActiveOp::verifySymbolUses(SymbolTableCollection &tables) {
+  return verifyCellOp(*this, getNode(), getIndices(), false, tables);
+}
+LogicalResult ActivateOp::verifySymbolUses(SymbolTableCollection &tables) {
+  return verifyCellOp(*this, getNode(), getIndices(), true, tables);
+}
+LogicalResult DeactivateOp::verifySymbolUses(SymbolTableCollection &tables) {
+  return verifyCellOp(*this, getNode(), getIndices(), true, tables);
+}
+
 static LogicalResult verifyNDIndices(Operation *op, NDArrayType t, ValueRange idx) {
   if (idx.size() != t.getRank())
     return op->emitOpError("ndarray of rank ") << t.getRank() << " needs "

@@ -527,11 +527,15 @@ void Generator::genMisc() {
     auto fn = newFunction(M + "_deactivate_all", i32, {ptrTy}, b);
     Value c = fn.getArgument(0);
     checkCtx(b, c, M + "_deactivate_all");
-    if (m.hasSparse)
+    if (auto k = kernelFunc(kDeactivateAllKernel, false)) {
+      LLVM::CallOp::create(b, loc, k, ValueRange{c});
+      LLVM::ReturnOp::create(b, loc, takeStatus(b, c));
+    } else if (m.hasSparse)
       LLVM::ReturnOp::create(b, loc,
                              fail(b, c, kUnsupported,
-                                  M + "_deactivate_all: sparse SNodes are not "
-                                      "supported by this version of tic yet"));
+                                  M + "_deactivate_all: sparse SNodes of "
+                                      "this module are not supported by "
+                                      "this version of tic yet"));
     else
       LLVM::ReturnOp::create(b, loc, cst(b, i32, kOk)); // dense only: nothing to do
   }

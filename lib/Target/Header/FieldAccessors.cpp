@@ -307,6 +307,49 @@ void GenerateFieldAccessorsPass::generate(ModuleOp module, const FieldDesc &f,
   }
 }
 
+/// __tic_deactivate_all(): every active cell of every sparse node with no
+/// sparse ancestor is deactivated (which clears its subtree), by a
+/// struct-for over the node. Not generated when a sparse node cannot be
+/// lowered yet (the C function then reports TC_ERR_UNSUPPORTED) or when
+/// there is none (it has nothing to do).
+static void generateDeactivateAll(ModuleOp module,
+                                  const snode::SNodeLayout &layout) {
+  SmallVector<const snode::NodeLayout *> tops;
+  for (const snode::NodeLayout &n : layout.getNodes()) {
+    if (snode::isAlwaysActive(n.kind))
+      continue;
+    if (!n.supported)
+      return;
+    bool nested = false;
+    for (const snode::NodeLayout *p = n.parent; p; p = p->parent)
+      nested |= !snode::isAlwaysActive(p->kind);
+    if (!nested)
+      tops.push_back(&n);
+  }
+  if (tops.empty())
+    return;
+  MLIRContext *ctx = module.getContext();
+  Location loc = module.getLoc();
+  OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
+  auto k = tc::KernelOp::create(mb, loc, kDeactivateAllKernel,
+                                FunctionType::get(ctx, {}, {}));
+  OpBuilder b = OpBuilder::atBlockEnd(&k.getBody().front());
+  Type i32 = IntegerType::get(ctx, 32);
+  for (const snode::NodeLayout *n : tops) {
+    auto sym = FlatSymbolRefAttr::get(ctx, n->name);
+    auto sf = tc::StructForOp::create(b, loc, sym, UnitAttr(), IntegerAttr(),
+                                      IntegerAttr(), IntegerAttr());
+    unsigned rank = n->cellIndexShape.size();
+    OpBuilder bb(ctx);
+    Block *body =
+        bb.createBlock(&sf.getBody(), {}, SmallVector<Type>(rank, i32),
+                       SmallVector<Location>(rank, loc));
+    tc::DeactivateOp::create(bb, loc, sym, body->getArguments());
+    tc::YieldOp::create(bb, loc);
+  }
+  tc::ReturnOp::create(b, loc, ValueRange{});
+}
+
 void GenerateFieldAccessorsPass::runOnOperation() {
   ModuleOp module = getOperation();
   snode::SNodeLayout layout(module);
@@ -362,6 +405,7 @@ void GenerateFieldAccessorsPass::runOnOperation() {
     if (!lowerable) continue;
     generate(module, f, *p);
   }
+  generateDeactivateAll(module, layout);
   if (!bulkCopies.empty())
     module->setAttr(kBulkCopyAttrName,
                     DictionaryAttr::get(module.getContext(), bulkCopies));

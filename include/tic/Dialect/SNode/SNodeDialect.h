@@ -2,6 +2,8 @@
 #ifndef TIC_DIALECT_SNODE_SNODEDIALECT_H
 #define TIC_DIALECT_SNODE_SNODEDIALECT_H
 
+#include <optional>
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -72,6 +74,28 @@ unsigned getIndexRank(mlir::Operation *nodeOrPlace);
 bool isComponentType(mlir::Type type);
 /// Size in bytes of a scalar component type (i1 takes one byte).
 int64_t getComponentSize(mlir::Type type);
+
+/// What a container takes in its parent's cell, by kind (the layout rule
+/// tic-allocate-layout applies and the verifier and SNodeLayout read back):
+///   dense      numCells cells of cellSize bytes;
+///   bitmasked  the same cells, then one activity bit per cell in 32-bit
+///              words from getBitmaskOffset on;
+///   pointer    one 8-byte slot per cell, null or the address of the cell
+///              in the node's pool (the cells are not in the parent).
+/// std::nullopt when the size overflows int64_t.
+std::optional<int64_t> getContainerBytes(SNodeKind kind, int64_t numCells,
+                                         int64_t cellSize);
+/// The alignment of the container (of its first byte in the parent's cell).
+int64_t getContainerAlign(SNodeKind kind, int64_t cellAlign);
+/// Byte offset of a bitmasked container's mask words (after its cells).
+inline int64_t getBitmaskOffset(int64_t numCells, int64_t cellSize) {
+  return (numCells * cellSize + 3) / 4 * 4;
+}
+/// Whether lookups of the kind can be lowered (the others are parsed and
+/// verified, and reported "not supported yet" where they reach a lowering).
+inline bool isLowerableKind(SNodeKind kind) {
+  return kind == SNodeKind::Dense || kind == SNodeKind::Bitmasked;
+}
 } // namespace tic::snode
 
 #endif

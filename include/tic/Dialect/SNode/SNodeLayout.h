@@ -24,6 +24,15 @@
 namespace tic::snode {
 
 struct TreeLayout;
+struct NodeLayout;
+
+/// How a field's global index reaches one level of its path.
+struct LevelAccess {
+  const NodeLayout *node = nullptr;
+  /// Per axis of `node`: product of the extents along that axis of the levels
+  /// below `node` on this field's path. level index = (i / below) [% extent].
+  llvm::SmallVector<int64_t> below;
+};
 
 /// One container SNode.
 struct NodeLayout {
@@ -48,16 +57,13 @@ struct NodeLayout {
   /// root), per global axis 0..rank-1 of the node's path: the indices a
   /// struct-for over the node binds.
   llvm::SmallVector<int64_t> cellIndexShape;
-  /// Lowerable with today's code (dense path)?
+  /// How the node's cell indices reach each level of its path, root ->
+  /// this node (inclusive).
+  llvm::SmallVector<LevelAccess> levels;
+  /// bitmasked: byte offset of the mask words in the container.
+  int64_t maskOffset = 0;
+  /// Lowerable with today's code (every node on the path isLowerableKind)?
   bool supported = true;
-};
-
-/// How a field's global index reaches one level of its path.
-struct LevelAccess {
-  const NodeLayout *node = nullptr;
-  /// Per axis of `node`: product of the extents along that axis of the levels
-  /// below `node` on this field's path. level index = (i / below) [% extent].
-  llvm::SmallVector<int64_t> below;
 };
 
 /// One field (snode.place).

@@ -96,7 +96,7 @@ def SNode_PointerOp : SNode_ContainerOp<"pointer", "Pointer"> {
   let summary = "array of pointers to cells (parsed; lowering not supported yet)";
 }
 def SNode_BitmaskedOp : SNode_ContainerOp<"bitmasked", "Bitmasked"> {
-  let summary = "dense + activity bit per cell (parsed; lowering not supported yet)";
+  let summary = "dense cells + an activity bit per cell";
 }
 def SNode_HashOp : SNode_ContainerOp<"hash", "Hash"> {
   let summary = "hash map of cells (parsed; lowering not supported yet)";

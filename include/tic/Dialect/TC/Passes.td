@@ -22,16 +22,17 @@ def LiftControlFlow : Pass<"tic-lift-control-flow", "::mlir::ModuleOp"> {
 }
 
 def LowerStructFor : Pass<"tic-lower-struct-for", "::mlir::ModuleOp"> {
-  let summary = "Lower tc.struct_for over dense SNodes to tc.parallel_for";
+  let summary = "Lower tc.struct_for to tc.parallel_for over the active cells";
   let description = [{
-    A struct-for over a field (or container SNode) whose root-to-leaf path is
-    made of dense nodes only iterates over the whole index space: it becomes a
-    tc.parallel_for from 0 to the extents. A struct-for over a container gives
-    the global index of the first element of each cell (cell index times the
-    extents below it), as in Taichi. Sparse paths are reported as not
-    supported yet.
+    A struct-for over a field (or container SNode) becomes a tc.parallel_for
+    from 0 to the extents of its index space (a container's own cell
+    indices, as in Taichi). When the path has nodes that can be inactive
+    (bitmasked), the body runs under `tc.is_active` of the cell of the
+    deepest of them. Node kinds without a lowering yet (pointer, hash,
+    dynamic) are reported as not supported yet.
   }];
-  let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 def SplitIndexSet : Pass<"tic-split-index-set", "::mlir::ModuleOp"> {

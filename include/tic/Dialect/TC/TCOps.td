@@ -206,6 +206,48 @@ def TC_AtomicRMWOp : TC_Op<"atomic_rmw", [
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Sparse structure: the cells of a container SNode, by its own cell indices
+//===----------------------------------------------------------------------===//
+
+class TC_CellOp<string mnemonic, list<Trait> traits = []>
+    : TC_Op<mnemonic, !listconcat(traits,
+        [DeclareOpInterfaceMethods<SymbolUserOpInterface>])> {
+  let arguments = (ins FlatSymbolRefAttr:$node, Variadic<TC_Index>:$indices);
+}
+
+def TC_IsActiveOp : TC_CellOp<"is_active", [MemoryEffects<[MemRead]>]> {
+  let summary = "whether a cell of a container SNode is active";
+  let description = [{
+    `tc.is_active @b[%i, %j] : i1` takes the node's own cell indices (the
+    indices a struct-for over the node binds). Cells of always-active nodes
+    (dense) are active; a cell under an inactive ancestor is not.
+    tic-lower-field-access lowers it to lookups and `snode.is_active`.
+  }];
+  let results = (outs I1:$result);
+  let assemblyFormat = "$node `[` $indices `]` attr-dict `:` type($result)";
+}
+
+def TC_ActivateOp : TC_CellOp<"activate", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "activates a cell of a sparse SNode and its ancestors";
+  let description = [{
+    `tc.activate @b[%i, %j]`: as a write to a field under the cell would
+    (activating lookups down to the node), without writing a value. Only on
+    nodes that can be inactive (pointer, bitmasked, hash, dynamic).
+  }];
+  let assemblyFormat = "$node `[` $indices `]` attr-dict";
+}
+
+def TC_DeactivateOp : TC_CellOp<"deactivate", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "deactivates a cell of a sparse SNode (and its subtree)";
+  let description = [{
+    `tc.deactivate @b[%i, %j]`: later reads of fields under the cell see 0,
+    and a later write activates it again with every value 0. Only on nodes
+    that can be inactive.
+  }];
+  let assemblyFormat = "$node `[` $indices `]` attr-dict";
+}
+
 def TC_NDArrayLoadOp : TC_Op<"ndarray_load", [MemoryEffects<[MemRead]>,
     TypesMatchWith<"result is the element type", "array", "result",
                    "::llvm::cast<::tic::tc::NDArrayType>($_self).getElementType()">]> {

@@ -24,43 +24,104 @@ using namespace tic;
 
 namespace {
 
+/// One level of an access path, before its lookup: the container and the
+/// linear number of the cell in it.
+struct LevelCell {
+  const snode::NodeLayout *node;
+  Value container, linear;
+};
+
+/// The container and linear cell number of `lv` inside the cell `cur` of
+/// its parent (get_child, [index_extract], [linearize]).
+static LevelCell buildLevel(OpBuilder &b, Location loc,
+                            const snode::LevelAccess &lv, Value cur,
+                            ValueRange indices) {
+  Type ptrTy = snode::PtrType::get(b.getContext());
+  const snode::NodeLayout *n = lv.node;
+  Value container = snode::GetChildOp::create(b, loc, ptrTy, cur, n->name);
+  SmallVector<Value> levelIdx;
+  for (auto [k, axis] : llvm::enumerate(n->axes)) {
+    Value i = indices[axis];
+    if (lv.below[k] == 1 && !n->needsMod[k])
+      levelIdx.push_back(i);
+    else
+      levelIdx.push_back(snode::IndexExtractOp::create(
+          b, loc, i.getType(), i, n->name, axis, lv.below[k]));
+  }
+  // Indices are i32 (every axis extent fits), but a node's cell count may
+  // not: linearize in i64 where it exceeds 2^31 - 1.
+  if (levelIdx.size() > 1 && n->numCells > INT32_MAX &&
+      !levelIdx[0].getType().isInteger(64))
+    for (Value &v : levelIdx)
+      v = arith::ExtSIOp::create(b, loc, b.getI64Type(), v);
+  Value linear = levelIdx.size() == 1
+                     ? levelIdx[0]
+                     : Value(snode::LinearizeOp::create(
+                           b, loc, levelIdx[0].getType(), n->name, levelIdx));
+  return {n, container, linear};
+}
+
 /// Builds root_ptr -> (get_child, [index_extract], [linearize], lookup)*
-/// for one access: the cell of `pl`'s parent that holds the element at
-/// `indices` (the tree's root cell for a 0-D field). With `activate`, the
-/// lookups of nodes that can be inactive activate their cells (writes).
-static Value buildCell(OpBuilder &b, Location loc, const snode::PlaceLayout &pl,
-                       ValueRange indices, bool activate) {
-  MLIRContext *ctx = b.getContext();
-  Type ptrTy = snode::PtrType::get(ctx);
-  Value cur = snode::RootPtrOp::create(b, loc, ptrTy, pl.tree->name);
-  for (const snode::LevelAccess &lv : pl.levels) {
-    const snode::NodeLayout *n = lv.node;
-    Value container = snode::GetChildOp::create(b, loc, ptrTy, cur, n->name);
-    SmallVector<Value> levelIdx;
-    for (auto [k, axis] : llvm::enumerate(n->axes)) {
-      Value i = indices[axis];
-      if (lv.below[k] == 1 && !n->needsMod[k])
-        levelIdx.push_back(i);
-      else
-        levelIdx.push_back(snode::IndexExtractOp::create(
-            b, loc, i.getType(), i, n->name, axis, lv.below[k]));
+/// along `levels` of tree `tree` and returns the last cell (the tree's root
+/// cell when there are no levels). With `activate`, the lookups of nodes
+/// that can be inactive activate their cells (writes). With `stopBefore`,
+/// the last level is not looked up: `*last` receives its container and
+/// cell number, and the result is its parent's cell.
+static Value buildPath(OpBuilder &b, Location loc,
+                       const snode::TreeLayout &tree,
+                       ArrayRef<snode::LevelAccess> levels, ValueRange indices,
+                       bool activate, LevelCell *last = nullptr) {
+  Type ptrTy = snode::PtrType::get(b.getContext());
+  Value cur = snode::RootPtrOp::create(b, loc, ptrTy, tree.name);
+  for (auto [l, lv] : llvm::enumerate(levels)) {
+    LevelCell c = buildLevel(b, loc, lv, cur, indices);
+    if (last && l + 1 == levels.size()) {
+      *last = c;
+      return cur;
     }
-    // Indices are i32 (every axis extent fits), but a node's cell count may
-    // not: linearize in i64 where it exceeds 2^31 - 1.
-    if (levelIdx.size() > 1 && n->numCells > INT32_MAX &&
-        !levelIdx[0].getType().isInteger(64))
-      for (Value &v : levelIdx)
-        v = arith::ExtSIOp::create(b, loc, b.getI64Type(), v);
-    Value linear = levelIdx.size() == 1
-                       ? levelIdx[0]
-                       : Value(snode::LinearizeOp::create(
-                             b, loc, levelIdx[0].getType(), n->name, levelIdx));
     // An always-active node has nothing to activate: its lookups stay
     // plain, so a read and a write of one cell share them.
-    cur = snode::LookupOp::create(b, loc, n->kind, container, n->name, linear,
-                                  activate && !snode::isAlwaysActive(n->kind));
+    cur = snode::LookupOp::create(
+        b, loc, c.node->kind, c.container, c.node->name, c.linear,
+        activate && !snode::isAlwaysActive(c.node->kind));
   }
   return cur;
+}
+
+/// The cell of `pl`'s parent that holds the element at `indices`.
+static Value buildCell(OpBuilder &b, Location loc, const snode::PlaceLayout &pl,
+                       ValueRange indices, bool activate) {
+  return buildPath(b, loc, *pl.tree, pl.levels, indices, activate);
+}
+
+/// tc.is_active / activate / deactivate on the cell of container `n` at its
+/// cell indices.
+static LogicalResult lowerCellOp(Operation *op, const snode::NodeLayout &n,
+                                 ValueRange indices) {
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  if (isa<tc::ActivateOp>(op)) {
+    // The lookups a write would do; the last one's result is not needed,
+    // its activation is.
+    buildPath(b, loc, *n.tree, n.levels, indices, /*activate=*/true);
+    op->erase();
+    return success();
+  }
+  LevelCell last;
+  buildPath(b, loc, *n.tree, n.levels, indices, /*activate=*/false, &last);
+  if (auto ia = dyn_cast<tc::IsActiveOp>(op)) {
+    // A cell below an inactive ancestor is inside that ancestor's ambient
+    // (all-zero) cell, where every node reads as inactive: only the node's
+    // own level is asked.
+    Value active = snode::IsActiveOp::create(b, loc, n.kind, last.container,
+                                             n.name, last.linear);
+    ia.replaceAllUsesWith(active);
+  } else {
+    snode::DeactivateOp::create(b, loc, n.kind, last.container, n.name,
+                                last.linear);
+  }
+  op->erase();
+  return success();
 }
 
 static snode::AtomicKind toSNodeAtomicKind(tc::AtomicKind kind) {
@@ -77,10 +138,21 @@ struct LowerFieldAccessPass
       return signalPassFailure();
     SmallVector<Operation *> accesses;
     module.walk([&](Operation *op) {
-      if (isa<tc::LoadOp, tc::StoreOp, tc::AtomicRMWOp>(op))
+      if (isa<tc::LoadOp, tc::StoreOp, tc::AtomicRMWOp, tc::IsActiveOp,
+              tc::ActivateOp, tc::DeactivateOp>(op))
         accesses.push_back(op);
     });
     for (Operation *op : accesses) {
+      if (auto node = op->getAttrOfType<FlatSymbolRefAttr>("node")) {
+        const snode::NodeLayout *n = layout.lookupNode(node.getValue());
+        if (!n) {
+          op->emitOpError("references unknown SNode ") << node;
+          return signalPassFailure();
+        }
+        if (failed(lowerCellOp(op, *n, op->getOperands())))
+          return signalPassFailure();
+        continue;
+      }
       StringRef field = op->getAttrOfType<FlatSymbolRefAttr>("field").getValue();
       const snode::PlaceLayout *pl = layout.lookupPlace(field);
       if (!pl) {

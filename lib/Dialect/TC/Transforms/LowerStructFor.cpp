@@ -1,6 +1,9 @@
 //===- LowerStructFor.cpp - tic-lower-struct-for --------------------------===//
 //
-// tc.struct_for over a dense path -> tc.parallel_for over its index space.
+// tc.struct_for -> tc.parallel_for over the index space of its target. On
+// a path with nodes that can be inactive, the body runs under
+// `tc.is_active` of the deepest such node's cell (an inactive ancestor makes
+// it inactive too), so the loop visits the active cells only.
 //
 //===----------------------------------------------------------------------===//
 #include "tic/Dialect/SNode/SNodeLayout.h"
@@ -8,6 +11,7 @@
 #include "tic/Dialect/TC/TCDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 
 namespace tic {
@@ -19,6 +23,35 @@ using namespace mlir;
 using namespace tic;
 
 namespace {
+
+/// Runs the body of `pf` (over index space `shape`) only where the cell of
+/// `node` holding the iteration is active: its cell indices are the
+/// iteration's divided by the extents below it (node.cellIndexShape is a
+/// divisor of `shape` on every axis of its path).
+void guardActive(tc::ParallelForOp pf, const snode::NodeLayout &node,
+                 ArrayRef<int64_t> shape) {
+  Block &body = pf.getBody().front();
+  Location loc = pf.getLoc();
+  OpBuilder b = OpBuilder::atBlockBegin(&body);
+  SmallVector<Value> cell;
+  for (auto [a, extent] : llvm::enumerate(node.cellIndexShape)) {
+    Value i = body.getArgument(a);
+    int64_t ratio = shape[a] / extent;
+    if (ratio != 1)
+      i = arith::DivUIOp::create(
+          b, loc, i, arith::ConstantIntOp::create(b, loc, i.getType(), ratio));
+    cell.push_back(i);
+  }
+  Value active = tc::IsActiveOp::create(b, loc, b.getI1Type(), node.name, cell);
+  auto ifOp = scf::IfOp::create(b, loc, active, /*withElseRegion=*/false);
+  // Everything after the guard (the old body, without its terminator)
+  // moves into the `then` block.
+  Block *thenBlock = ifOp.thenBlock();
+  thenBlock->getOperations().splice(thenBlock->begin(), body.getOperations(),
+                                    std::next(Block::iterator(ifOp)),
+                                    std::prev(body.end()));
+}
+
 struct LowerStructForPass : tic::impl::LowerStructForBase<LowerStructForPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -31,26 +64,29 @@ struct LowerStructForPass : tic::impl::LowerStructForBase<LowerStructForPass> {
       SmallVector<int64_t> shape;
       bool supported = true;
       StringRef unsupportedKind;
+      ArrayRef<snode::LevelAccess> levels;
       if (const auto *pl = layout.lookupPlace(sf.getTarget())) {
         shape.assign(pl->shape.begin(), pl->shape.end());
         supported = pl->supported;
-        for (const auto &lv : pl->levels)
-          if (lv.node->kind != snode::SNodeKind::Dense) {
-            unsupportedKind = snode::stringifySNodeKind(lv.node->kind);
-            break;
-          }
+        levels = pl->levels;
       } else if (const auto *nl = layout.lookupNode(sf.getTarget())) {
         // A container's own cell indices, as in Taichi and the spec: the
         // indices is_active / deactivate take for it.
         shape.assign(nl->cellIndexShape.begin(), nl->cellIndexShape.end());
         supported = nl->supported;
-        for (const auto *n = nl; n; n = n->parent)
-          if (n->kind != snode::SNodeKind::Dense)
-            unsupportedKind = snode::stringifySNodeKind(n->kind);
+        levels = nl->levels;
       } else {
         sf.emitOpError("references unknown field or SNode '")
             << sf.getTarget() << "'";
         return signalPassFailure();
+      }
+      // The deepest node on the path that can be inactive.
+      const snode::LevelAccess *sparse = nullptr;
+      for (const snode::LevelAccess &lv : levels) {
+        if (!snode::isLowerableKind(lv.node->kind) && unsupportedKind.empty())
+          unsupportedKind = snode::stringifySNodeKind(lv.node->kind);
+        if (!snode::isAlwaysActive(lv.node->kind))
+          sparse = &lv;
       }
       if (!supported) {
         sf.emitOpError("struct-for over a path with a '")
@@ -72,6 +108,8 @@ struct LowerStructForPass : tic::impl::LowerStructForBase<LowerStructForPass> {
       }
       auto pf = tc::ParallelForOp::create(b, loc, lbs, ubs);
       pf.getBody().takeBody(sf.getBody());
+      if (sparse)
+        guardActive(pf, *sparse->node, shape);
       if (sf.getSerialize()) pf.setSerialize(true);
       if (auto v = sf.getParallelizeAttr()) pf.setParallelizeAttr(v);
       if (auto v = sf.getBlockDimAttr()) pf.setBlockDimAttr(v);
