@@ -47,8 +47,10 @@ void tic::buildTargetNeutralPipeline(mlir::OpPassManager &pm,
 void tic::buildCPULoweringPipeline(mlir::OpPassManager &pm,
                                    const CPULoweringOptions &options) {
   buildTargetNeutralPipeline(pm, options);
-  pm.addPass(createConvertTCToLLVM());
+  // The snode ops first: what they need of the runtime (the root buffer,
+  // the cells of sparse nodes) is left to the target's tc conversion.
   pm.addPass(createConvertSNodeToLLVM());
+  pm.addPass(createConvertTCToLLVM());
   pm.addPass(mlir::createSCFToControlFlowPass());
   pm.addPass(mlir::createConvertMathToLLVMPass());
   pm.addPass(mlir::createConvertMathToLibmPass());

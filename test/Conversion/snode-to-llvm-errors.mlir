@@ -9,12 +9,3 @@ func.func @f(%c: !snode.ptr) -> !snode.ptr {
   return %x : !snode.ptr
 }
 
-// -----
-
-snode.tree @root { snode.place @u : [f32] }
-func.func @f() -> !llvm.ptr {
-  // expected-error @+1 {{must be lowered by convert-tc-to-llvm}}
-  %r = snode.root_ptr @root
-  %p = snode.place_ptr %r, @u[0] : !llvm.ptr
-  return %p : !llvm.ptr
-}

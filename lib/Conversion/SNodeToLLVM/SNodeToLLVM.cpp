@@ -460,16 +460,10 @@ struct ConvertSNodeToLLVMPass
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
 
-    bool rootLeft = false;
-    module.walk([&](RootPtrOp op) {
-      op.emitOpError("must be lowered by convert-tc-to-llvm (it needs the context)");
-      rootLeft = true;
-    });
-    if (rootLeft) return signalPassFailure();
-    for (TreeOp tree : llvm::make_early_inc_range(module.getOps<TreeOp>()))
-      tree.erase();
-    for (BufferOp buf : llvm::make_early_inc_range(module.getOps<BufferOp>()))
-      buf.erase();
+    // The layout goes with its last user: snode.root_ptr (and the cell
+    // allocations of sparse nodes) are runtime services of the target's tc
+    // conversion, which may run after this one.
+    eraseLayoutIfUnused(module);
   }
 };
 } // namespace

@@ -249,8 +249,10 @@ struct ConvertTCToGPUPass : tic::impl::ConvertTCToGPUBase<ConvertTCToGPUPass> {
       if (failed(applyPartialConversion(module, target, std::move(patterns))))
         return signalPassFailure();
     }
-    if (!gm)
+    if (!gm) {
+      snode::eraseLayoutIfUnused(module);
       return;
+    }
     std::unique_ptr<TargetInfo> cuda = createCUDATargetInfo();
     ConversionTarget target(*ctx);
     addTCRuntimeIllegalOps(target);
@@ -264,6 +266,7 @@ struct ConvertTCToGPUPass : tic::impl::ConvertTCToGPUBase<ConvertTCToGPUPass> {
       if (c->use_empty() && getNDArrayParts(c.getResult(0)))
         c.erase();
     });
+    snode::eraseLayoutIfUnused(module);
   }
 };
 } // namespace

@@ -397,7 +397,8 @@ void ConvertTCToLLVMPass::runOnOperation() {
     return WalkResult::advance();
   });
   if (w.wasInterrupted())
-    signalPassFailure();
+    return signalPassFailure();
+  snode::eraseLayoutIfUnused(module);
 }
 } // namespace
 

@@ -1,6 +1,7 @@
 //===- SNodeLayout.cpp - byte layout of SNode trees -----------------------===//
 #include "tic/Dialect/SNode/SNodeLayout.h"
 
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -256,4 +257,41 @@ void SNodeLayout::print(llvm::raw_ostream &os) const {
     });
     os << "]\n";
   }
+}
+
+void tic::snode::eraseLayoutIfUnused(ModuleOp module) {
+  // The names the layout defines: trees, containers, places, buffers.
+  llvm::StringSet<> names;
+  for (Operation &top : module.getBody()->getOperations()) {
+    if (auto buf = dyn_cast<BufferOp>(top))
+      names.insert(buf.getSymName());
+    if (auto tree = dyn_cast<TreeOp>(top)) {
+      names.insert(tree.getSymName());
+      tree.walk([&](Operation *op) {
+        if (auto c = dyn_cast<SNodeContainerOpInterface>(op))
+          names.insert(c.getNodeName());
+        else if (auto p = dyn_cast<PlaceOp>(op))
+          names.insert(p.getSymName());
+      });
+    }
+  }
+  // Used while an snode op is left, or any op names one of them.
+  bool used = false;
+  for (Operation &top : module.getBody()->getOperations()) {
+    if (isa<TreeOp, BufferOp>(top))
+      continue;
+    top.walk([&](Operation *op) {
+      used = isa<SNodeDialect>(op->getDialect());
+      for (NamedAttribute a : op->getAttrs())
+        if (auto ref = dyn_cast<FlatSymbolRefAttr>(a.getValue()))
+          used |= names.contains(ref.getValue());
+      return used ? WalkResult::interrupt() : WalkResult::advance();
+    });
+    if (used)
+      return;
+  }
+  for (Operation &op :
+       llvm::make_early_inc_range(module.getBody()->getOperations()))
+    if (isa<TreeOp, BufferOp>(op))
+      op.erase();
 }

@@ -69,11 +69,11 @@ void tic::buildCUDALoweringPipeline(OpPassManager &pm,
                                     const CPULoweringOptions &front,
                                     const CUDATargetOptions &options) {
   buildTargetNeutralPipeline(pm, front);
+  // The same snode lowering as the CPU's, then the tasks become kernels.
+  pm.addPass(createConvertSNodeToLLVM());
   ConvertTCToGPUOptions toGPU;
   toGPU.chip = options.chip;
   pm.addPass(createConvertTCToGPU(toGPU));
-  // The same snode lowering as the CPU's.
-  pm.addPass(createConvertSNodeToLLVM());
   pm.addPass(createSCFToControlFlowPass());
   ConvertGpuOpsToNVVMOpsOptions nvvm;
   nvvm.indexBitwidth = 64;

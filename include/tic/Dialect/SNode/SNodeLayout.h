@@ -15,6 +15,7 @@
 #ifndef TIC_DIALECT_SNODE_SNODELAYOUT_H
 #define TIC_DIALECT_SNODE_SNODELAYOUT_H
 
+#include "mlir/IR/BuiltinOps.h"
 #include "tic/Dialect/SNode/SNodeDialect.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
@@ -147,6 +148,12 @@ private:
   llvm::StringMap<const PlaceLayout *> placeMap;
   int64_t rootSize = 0, rootAlign = 1;
 };
+
+/// Erases the snode.tree and snode.buffer ops of `module` once no op of the
+/// snode dialect is left outside them: the last conversion that needs the
+/// recorded layout (convert-snode-to-llvm, or the target's tc conversion
+/// when it runs later) drops it.
+void eraseLayoutIfUnused(mlir::ModuleOp module);
 
 } // namespace tic::snode
 
