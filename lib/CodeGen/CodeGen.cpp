@@ -208,10 +208,11 @@ bool tic::codegen::detail::mayHaveEffects(const tast::Expr *e) {
 void Generator::genSNode(const tsema::SNode *n) {
   Location l = loc(n->range);
   if (n->kind != tsema::SNode::Kind::Dense &&
-      n->kind != tsema::SNode::Kind::Bitmasked) {
+      n->kind != tsema::SNode::Kind::Bitmasked &&
+      n->kind != tsema::SNode::Kind::Pointer) {
     error(n->range, std::string("'") + snodeKindName(n->kind) +
-                        "' SNodes are not supported yet (dense and bitmasked "
-                        "layouts can be compiled)");
+                        "' SNodes are not supported yet (dense, bitmasked "
+                        "and pointer layouts can be compiled)");
     return;
   }
   SmallVector<int64_t> axes(n->axes.begin(), n->axes.end());
@@ -219,6 +220,8 @@ void Generator::genSNode(const tsema::SNode *n) {
   tic::snode::SNodeContainerOpInterface op;
   if (n->kind == tsema::SNode::Kind::Bitmasked)
     op = tic::snode::BitmaskedOp::create(b, l, nodeNames[n], axes, shape);
+  else if (n->kind == tsema::SNode::Kind::Pointer)
+    op = tic::snode::PointerOp::create(b, l, nodeNames[n], axes, shape);
   else
     op = tic::snode::DenseOp::create(b, l, nodeNames[n], axes, shape);
   OpBuilder::InsertionGuard g(b);

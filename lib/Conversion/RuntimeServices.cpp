@@ -130,21 +130,61 @@ struct RootPtrLowering : ServicePattern<snode::RootPtrOp> {
   }
 };
 
+/// The pool of a pointer node, from the layout.
+static FailureOr<int32_t>
+poolOf(Operation *op, const snode::SNodeLayout &layout, StringRef node) {
+  const snode::NodeLayout *n = layout.lookupNode(node);
+  if (!n || n->poolIndex < 0)
+    return op->emitOpError("has no pool for SNode '") << node << "'";
+  return n->poolIndex;
+}
+
+struct AllocCellLowering : ServicePattern<snode::AllocCellOp> {
+  using ServicePattern::ServicePattern;
+  LogicalResult lower(snode::AllocCellOp op, OpAdaptor, const FunctionEnv &env,
+                      ConversionPatternRewriter &rewriter) const override {
+    FailureOr<int32_t> pool = poolOf(op, layout, op.getNode());
+    if (failed(pool))
+      return failure();
+    FailureOr<Value> cell =
+        target.allocateCell(rewriter, op.getLoc(), *pool, env);
+    if (failed(cell))
+      return failure();
+    rewriter.replaceOp(op, *cell);
+    return success();
+  }
+};
+
+struct FreeCellLowering : ServicePattern<snode::FreeCellOp> {
+  using ServicePattern::ServicePattern;
+  LogicalResult lower(snode::FreeCellOp op, OpAdaptor adaptor,
+                      const FunctionEnv &env,
+                      ConversionPatternRewriter &rewriter) const override {
+    FailureOr<int32_t> pool = poolOf(op, layout, op.getNode());
+    if (failed(pool) || failed(target.freeCell(rewriter, op.getLoc(), *pool,
+                                               adaptor.getCell(), env)))
+      return failure();
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void tic::populateTCRuntimeToLLVMPatterns(RewritePatternSet &patterns,
                                           const TargetInfo &target,
                                           const FunctionEnvs &envs,
                                           const snode::SNodeLayout &layout) {
-  patterns.add<RandomLowering, PrintLowering, AssertLowering,
-               BoundsCheckLowering, RootPtrLowering>(patterns.getContext(),
-                                                     target, envs, layout);
+  patterns
+      .add<RandomLowering, PrintLowering, AssertLowering, BoundsCheckLowering,
+           RootPtrLowering, AllocCellLowering, FreeCellLowering>(
+          patterns.getContext(), target, envs, layout);
   populateTCNDArrayToLLVMPatterns(patterns);
 }
 
 void tic::addTCRuntimeIllegalOps(ConversionTarget &target) {
-  target
-      .addIllegalOp<tc::RandomOp, tc::PrintOp, tc::AssertOp, tc::BoundsCheckOp,
-                    snode::RootPtrOp, tc::NDArrayLoadOp, tc::NDArrayStoreOp,
-                    tc::NDArrayAtomicRMWOp, tc::NDArrayDimOp>();
+  target.addIllegalOp<tc::RandomOp, tc::PrintOp, tc::AssertOp,
+                      tc::BoundsCheckOp, snode::RootPtrOp, snode::AllocCellOp,
+                      snode::FreeCellOp, tc::NDArrayLoadOp, tc::NDArrayStoreOp,
+                      tc::NDArrayAtomicRMWOp, tc::NDArrayDimOp>();
 }

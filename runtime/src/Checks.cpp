@@ -1,7 +1,9 @@
 //===- Checks.cpp - Argument checks and kernel failure reports ------------===//
 
 #include "Internal.h"
+
 #include <cstdint>
+#include <cstring>
 
 #include <cstdio>
 
@@ -95,7 +97,58 @@ tc_status tic_rt_report_assert(tic_rt_context *ctx, const char *msg,
 tc_status tic_rt_take_kernel_status(tic_rt_context *ctx) {
   if (!ctx)
     return TC_OK;
+  for (int32_t i = 0; i < ctx->numPools; ++i)
+    tic_rt_pool_collect(ctx->pools[i]);
   return tc_status(ctx->kernelStatus.exchange(TC_OK));
+}
+
+void *tic_rt_snode_alloc(tic_rt_context *ctx, int32_t pool) {
+  return tic_rt_pool_alloc(ctx, ctx->pools[pool]);
+}
+
+void tic_rt_snode_free(tic_rt_context *ctx, int32_t pool, void *cell) {
+  tic_rt_pool_free(ctx->pools[pool], cell);
+}
+
+tc_status tic_rt_memory_stats(tic_rt_context *ctx, const char *snode,
+                              tc_memory_stats *stats) {
+  if (!ctx || !stats)
+    return tic_rt_fail(ctx, TC_ERR_INVALID_ARGUMENT,
+                       "memory_stats: the context or the output is NULL");
+  *stats = tc_memory_stats{};
+  auto add = [&](const tic_rt_pool *pool) {
+    tic_rt_pool_stats ps;
+    tic_rt_pool_get_stats(pool, &ps);
+    stats->reserved_bytes += ps.reserved_bytes;
+    stats->committed_bytes += ps.committed_bytes;
+    stats->live_bytes += ps.live_elements * ps.element_size;
+    stats->live_cells += ps.live_elements;
+  };
+  if (!snode) {
+    stats->reserved_bytes = stats->committed_bytes = stats->live_bytes =
+        ctx->rootSize;
+    for (int32_t i = 0; i < ctx->numPools; ++i)
+      add(ctx->pools[i]);
+    return TC_OK;
+  }
+  const tic_rt_module_desc *d = ctx->desc;
+  for (int32_t i = 0; i < ctx->numPools; ++i)
+    if (d->pools[i].name && std::strcmp(d->pools[i].name, snode) == 0) {
+      add(ctx->pools[i]);
+      return TC_OK;
+    }
+  return tic_rt_fail(ctx, TC_ERR_INVALID_ARGUMENT,
+                     "memory_stats: module '%s' has no pointer SNode named "
+                     "'%s'",
+                     d->name ? d->name : "?", snode);
+}
+
+tc_status tic_rt_snode_pool_stats(const tic_rt_context *ctx, int32_t pool,
+                                  tic_rt_pool_stats *stats) {
+  if (!ctx || !stats || pool < 0 || pool >= ctx->numPools)
+    return TC_ERR_INVALID_ARGUMENT;
+  tic_rt_pool_get_stats(ctx->pools[pool], stats);
+  return TC_OK;
 }
 
 } // extern "C"

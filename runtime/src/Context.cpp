@@ -129,6 +129,9 @@ tc_status resolveArch(int requested, tc_arch *resolved) {
 
 void destroyContext(tic_rt_context *ctx) {
   destroyThreadPool(ctx->pool);
+  for (int32_t i = 0; i < ctx->numPools; ++i)
+    tic_rt_pool_destroy(ctx->pools[i]);
+  std::free(ctx->pools);
   freeRoot(ctx);
   std::free(ctx->rng);
   for (size_t i = 0; i < ctx->tapeSize; ++i)
@@ -245,6 +248,33 @@ tc_status tic_rt_context_create(const tc_options *opts,
   }
   for (int32_t t = 0; t < ctx->numThreads; ++t)
     seedRng(ctx->rng[t], o.seed, uint32_t(t));
+
+  // One pool per pointer SNode: address space only, committed on demand.
+  if (desc->abi_version >= 3 && desc->num_pools > 0) {
+    if (!desc->pools) {
+      destroyContext(ctx);
+      return tic_rt_fail(nullptr, TC_ERR_INVALID_ARGUMENT,
+                         "module '%s': %d pools but no pool table", name,
+                         int(desc->num_pools));
+    }
+    ctx->pools = static_cast<tic_rt_pool **>(
+        std::calloc(size_t(desc->num_pools), sizeof(tic_rt_pool *)));
+    if (!ctx->pools) {
+      destroyContext(ctx);
+      return tic_rt_fail(nullptr, TC_ERR_OUT_OF_MEMORY,
+                         "cannot allocate the pool table");
+    }
+    for (int32_t i = 0; i < desc->num_pools; ++i) {
+      const tic_rt_pool_desc &pd = desc->pools[i];
+      s = tic_rt_pool_create(pd.name, pd.element_size, pd.max_elements,
+                             &ctx->pools[i]);
+      if (s != TC_OK) {
+        destroyContext(ctx);
+        return s;
+      }
+      ctx->numPools = i + 1;
+    }
+  }
 
   *out = ctx;
   return TC_OK;

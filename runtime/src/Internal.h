@@ -164,6 +164,10 @@ struct tic_rt_context {
   // tic_rt_take_kernel_status (a tc_status, TC_OK when none).
   std::atomic<int> kernelStatus{TC_OK};
 
+  // Pools of the pointer SNodes (desc->pools), numPools entries.
+  tic_rt_pool **pools = nullptr;
+  int32_t numPools = 0;
+
   // Autodiff tape.
   bool tapeRecording = false;
   tic::rt::TapeEntry *tape = nullptr;

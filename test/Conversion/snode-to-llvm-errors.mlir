@@ -1,10 +1,10 @@
 // RUN: %tic-opt %s --tic-allocate-layout --convert-snode-to-llvm -split-input-file -verify-diagnostics
 
 snode.tree @root {
-  snode.pointer @p axes [0] shape [16] { snode.place @u : [f32] }
+  snode.hash @p axes [0] shape [16] { snode.place @u : [f32] }
 }
 func.func @f(%c: !snode.ptr) -> !snode.ptr {
-  // expected-error @+1 {{lowering of 'pointer' SNodes (or dense SNodes below them) is not supported yet}}
+  // expected-error @+1 {{lowering of 'hash' SNodes (or dense SNodes below them) is not supported yet}}
   %x = snode.get_child %c, @p
   return %x : !snode.ptr
 }

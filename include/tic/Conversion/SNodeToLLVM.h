@@ -48,6 +48,14 @@ private:
       noAliasLists;
 };
 
+/// The zero cell every non-activating lookup of an inactive pointer cell
+/// returns (reads see 0, nested nodes read as inactive), and the cell an
+/// activating lookup returns when the pool is used up (the launch fails;
+/// its writes go nowhere): internal zero-initialized globals, as large as
+/// the largest pointer cell, that convert-snode-to-llvm adds.
+constexpr llvm::StringLiteral kAmbientCell = "__tic_ambient_cell";
+constexpr llvm::StringLiteral kSinkCell = "__tic_sink_cell";
+
 /// get_child, lookup, place_ptr, index_extract, linearize, is_active and
 /// the memory ops (load / store / atomic_rmw, tagged through `tags`), from
 /// `layout`.

@@ -61,7 +61,7 @@ enum NDArrayField : int32_t {
   kNDDType = 3
 };
 
-// tic_rt_module_desc (rt.h), ABI 2.
+// tic_rt_module_desc (rt.h), ABI 3.
 static_assert(offsetof(tic_rt_module_desc, abi_version) == 0, "desc");
 static_assert(offsetof(tic_rt_module_desc, name) == 8, "desc.name");
 static_assert(offsetof(tic_rt_module_desc, root_size) == 16, "desc.root_size");
@@ -73,16 +73,33 @@ static_assert(offsetof(tic_rt_module_desc, field_names) == 40,
               "desc.field_names");
 static_assert(offsetof(tic_rt_module_desc, field_bytes) == 48,
               "desc.field_bytes");
-static_assert(sizeof(tic_rt_module_desc) == 56, "desc size");
+static_assert(offsetof(tic_rt_module_desc, num_pools) == 56, "desc.num_pools");
+static_assert(offsetof(tic_rt_module_desc, pools) == 64, "desc.pools");
+static_assert(sizeof(tic_rt_module_desc) == 72, "desc size");
 
 /// tic_rt_module_desc as an LLVM struct:
-/// {i32, ptr, i64, i64, i32, ptr, ptr}.
+/// {i32, ptr, i64, i64, i32, ptr, ptr, i32, ptr}.
 inline mlir::LLVM::LLVMStructType moduleDescType(mlir::MLIRContext *ctx) {
   auto i32 = mlir::IntegerType::get(ctx, 32),
        i64 = mlir::IntegerType::get(ctx, 64);
   auto ptr = mlir::LLVM::LLVMPointerType::get(ctx);
   return mlir::LLVM::LLVMStructType::getLiteral(
-      ctx, {i32, ptr, i64, i64, i32, ptr, ptr});
+      ctx, {i32, ptr, i64, i64, i32, ptr, ptr, i32, ptr});
+}
+
+// tic_rt_pool_desc { const char *name; uint64_t element_size, max_elements; }
+static_assert(offsetof(tic_rt_pool_desc, name) == 0, "pool.name");
+static_assert(offsetof(tic_rt_pool_desc, element_size) == 8,
+              "pool.element_size");
+static_assert(offsetof(tic_rt_pool_desc, max_elements) == 16,
+              "pool.max_elements");
+static_assert(sizeof(tic_rt_pool_desc) == 24, "pool desc size");
+
+/// tic_rt_pool_desc as an LLVM struct: {ptr, i64, i64}.
+inline mlir::LLVM::LLVMStructType poolDescType(mlir::MLIRContext *ctx) {
+  auto i64 = mlir::IntegerType::get(ctx, 64);
+  return mlir::LLVM::LLVMStructType::getLiteral(
+      ctx, {mlir::LLVM::LLVMPointerType::get(ctx), i64, i64});
 }
 
 } // namespace abi

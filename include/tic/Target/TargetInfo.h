@@ -62,6 +62,16 @@ public:
                           mlir::Value index, mlir::Value extent,
                           llvm::StringRef field, unsigned axis,
                           const FunctionEnv &env) const = 0;
+  /// A zeroed cell from pool `pool` (one per pointer SNode), as !llvm.ptr;
+  /// null when it is used up. Failure (reported at `loc`) where the target
+  /// has no pools yet.
+  virtual mlir::FailureOr<mlir::Value>
+  allocateCell(mlir::OpBuilder &b, mlir::Location loc, int32_t pool,
+               const FunctionEnv &env) const = 0;
+  /// Returns `cell` (!llvm.ptr) to pool `pool`.
+  virtual mlir::LogicalResult freeCell(mlir::OpBuilder &b, mlir::Location loc,
+                                       int32_t pool, mlir::Value cell,
+                                       const FunctionEnv &env) const = 0;
 };
 
 /// The CPU: calls into libtic_runtime (tic_rt_root, tic_rt_rand_*,

@@ -166,10 +166,84 @@ static Value testBit(OpBuilder &b, Location loc, const MaskBit &m) {
                                arith::ConstantIntOp::create(b, loc, i32, 0));
 }
 
-/// Lookups of cells that are not in their container (none yet) return the
-/// cell itself; a bitmasked node's cells are, and inactive ones hold zeros
-/// (deactivation clears them), so a lookup that does not activate is the
-/// dense address and reads of an inactive cell see 0.
+/// The zero cell every non-activating lookup of an inactive pointer cell
+/// returns (reads see 0, nested nodes read as inactive), and the cell an
+/// activating lookup returns when the pool is used up (the launch fails;
+/// its writes go nowhere). Internal zero-initialized globals, as large as
+/// the largest pointer cell.
+
+/// The slot of cell %l of a pointer container (8-byte pointers).
+static Value pointerSlot(OpBuilder &b, Location loc, Value container,
+                         Value linear) {
+  if (!linear.getType().isInteger(64))
+    linear = arith::ExtSIOp::create(b, loc, b.getI64Type(), linear);
+  Type ptrTy = LLVM::LLVMPointerType::get(b.getContext());
+  return LLVM::GEPOp::create(b, loc, ptrTy, ptrTy, container,
+                             ValueRange{linear},
+                             LLVM::GEPNoWrapFlags::inbounds);
+}
+
+static Value loadSlot(OpBuilder &b, Location loc, Value slot) {
+  Type ptrTy = LLVM::LLVMPointerType::get(b.getContext());
+  return LLVM::LoadOp::create(b, loc, ptrTy, slot, /*alignment=*/8,
+                              /*isVolatile=*/false, /*isNonTemporal=*/false,
+                              /*isInvariant=*/false,
+                              /*isInvariantGroup=*/false,
+                              LLVM::AtomicOrdering::acquire);
+}
+
+static Value isNull(OpBuilder &b, Location loc, Value p) {
+  Value null = LLVM::ZeroOp::create(b, loc, p.getType());
+  return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, p, null);
+}
+
+/// The cell of slot `slot` of pointer node `n`, allocated from its pool
+/// when null: the first thread whose compare-and-swap installs its cell
+/// wins, the others return theirs to the pool and use the winner's.
+static Value activatePointerCell(OpBuilder &b, Location loc,
+                                 const NodeLayout &n, Value slot) {
+  Type ptrTy = LLVM::LLVMPointerType::get(b.getContext());
+  Value p = loadSlot(b, loc, slot);
+  auto ifNull = scf::IfOp::create(b, loc, TypeRange{ptrTy}, isNull(b, loc, p),
+                                  /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(ifNull.thenBlock());
+    Value fresh = AllocCellOp::create(b, loc, ptrTy, n.name);
+    auto ifOOM = scf::IfOp::create(b, loc, TypeRange{ptrTy},
+                                   isNull(b, loc, fresh), true);
+    b.setInsertionPointToStart(ifOOM.thenBlock());
+    scf::YieldOp::create(
+        b, loc,
+        ValueRange{LLVM::AddressOfOp::create(b, loc, ptrTy, kSinkCell)});
+    b.setInsertionPointToStart(ifOOM.elseBlock());
+    Value null = LLVM::ZeroOp::create(b, loc, ptrTy);
+    auto cas = LLVM::AtomicCmpXchgOp::create(b, loc, slot, null, fresh,
+                                             LLVM::AtomicOrdering::acq_rel,
+                                             LLVM::AtomicOrdering::acquire);
+    Value old = LLVM::ExtractValueOp::create(b, loc, cas, 0);
+    Value won = LLVM::ExtractValueOp::create(b, loc, cas, 1);
+    auto ifWon = scf::IfOp::create(b, loc, TypeRange{ptrTy}, won, true);
+    b.setInsertionPointToStart(ifWon.thenBlock());
+    scf::YieldOp::create(b, loc, ValueRange{fresh});
+    b.setInsertionPointToStart(ifWon.elseBlock());
+    FreeCellOp::create(b, loc, fresh, n.name);
+    scf::YieldOp::create(b, loc, ValueRange{old});
+    b.setInsertionPointAfter(ifWon);
+    scf::YieldOp::create(b, loc, ifWon.getResults());
+    b.setInsertionPointAfter(ifOOM);
+    scf::YieldOp::create(b, loc, ifOOM.getResults());
+    b.setInsertionPointToStart(ifNull.elseBlock());
+    scf::YieldOp::create(b, loc, ValueRange{p});
+  }
+  return ifNull.getResult(0);
+}
+
+/// Lookups of a bitmasked node: its cells are in the container, and
+/// inactive ones hold zeros (deactivation clears them), so a lookup that
+/// does not activate is the dense address and reads of an inactive cell see
+/// 0. A pointer node's cells are in its pool: a lookup that does not
+/// activate returns the ambient cell for a null slot.
 struct LookupLowering : SNodePattern<LookupOp> {
   using SNodePattern::SNodePattern;
   LogicalResult matchAndRewrite(LookupOp op, OpAdaptor adaptor,
@@ -211,6 +285,21 @@ struct LookupLowering : SNodePattern<LookupOp> {
                                               adaptor.getLinear()));
       return success();
     }
+    case SNodeKind::Pointer: {
+      Value slot = pointerSlot(rewriter, loc, adaptor.getContainer(),
+                               adaptor.getLinear());
+      if (op.getActivate()) {
+        rewriter.replaceOp(op, activatePointerCell(rewriter, loc, *n, slot));
+        return success();
+      }
+      Value p = loadSlot(rewriter, loc, slot);
+      Value ambient = LLVM::AddressOfOp::create(
+          rewriter, loc, LLVM::LLVMPointerType::get(getContext()),
+          kAmbientCell);
+      rewriter.replaceOpWithNewOp<LLVM::SelectOp>(op, isNull(rewriter, loc, p),
+                                                  ambient, p);
+      return success();
+    }
     default:
       return rewriter.notifyMatchFailure(op, "no lowering for this node kind");
     }
@@ -239,6 +328,16 @@ struct IsActiveLowering : SNodePattern<IsActiveOp> {
                       maskBit(rewriter, op.getLoc(), *n, adaptor.getContainer(),
                               adaptor.getLinear())));
       return success();
+    case SNodeKind::Pointer: {
+      Location loc = op.getLoc();
+      Value p = loadSlot(rewriter, loc,
+                         pointerSlot(rewriter, loc, adaptor.getContainer(),
+                                     adaptor.getLinear()));
+      Value null = LLVM::ZeroOp::create(rewriter, loc, p.getType());
+      rewriter.replaceOpWithNewOp<LLVM::ICmpOp>(op, LLVM::ICmpPredicate::ne, p,
+                                                null);
+      return success();
+    }
     default:
       return rewriter.notifyMatchFailure(op, "no lowering for this node kind");
     }
@@ -278,6 +377,28 @@ struct DeactivateLowering : SNodePattern<DeactivateOp> {
         LLVM::MemsetOp::create(rewriter, loc, cell, zero, len,
                                /*isVolatile=*/false);
       }
+      rewriter.eraseOp(op);
+      return success();
+    }
+    case SNodeKind::Pointer: {
+      // Take the cell out of its slot; whoever gets it non-null returns it
+      // to the pool (zeroed there before reuse: a reactivated cell reads
+      // 0). Pointer cells nested in it are not freed (they stay allocated
+      // until deactivate_all: docs/sparse.md).
+      Value slot = pointerSlot(rewriter, loc, adaptor.getContainer(),
+                               adaptor.getLinear());
+      Value null = LLVM::ZeroOp::create(
+          rewriter, loc, LLVM::LLVMPointerType::get(getContext()));
+      Value old =
+          LLVM::AtomicRMWOp::create(rewriter, loc, LLVM::AtomicBinOp::xchg,
+                                    slot, null, LLVM::AtomicOrdering::acq_rel);
+      Value wasSet = LLVM::ICmpOp::create(rewriter, loc,
+                                          LLVM::ICmpPredicate::ne, old, null);
+      auto ifSet = scf::IfOp::create(rewriter, loc, wasSet, false);
+      OpBuilder::InsertionGuard g(rewriter);
+      rewriter.setInsertionPointToStart(ifSet.thenBlock());
+      FreeCellOp::create(rewriter, loc, old, n->name);
+      rewriter.setInsertionPointAfter(ifSet);
       rewriter.eraseOp(op);
       return success();
     }
@@ -449,10 +570,33 @@ struct ConvertSNodeToLLVMPass
     ConversionTarget target(*ctx);
     target.addLegalDialect<LLVM::LLVMDialect, arith::ArithDialect,
                            scf::SCFDialect>();
+    target.addLegalOp<AllocCellOp, FreeCellOp>();
     target.addIllegalOp<GetChildOp, LookupOp, PlacePtrOp, IndexExtractOp,
                         LinearizeOp, LoadOp, StoreOp, AtomicRMWOp, IsActiveOp,
                         DeactivateOp>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+
+    // The ambient and sink cells of pointer nodes.
+    int64_t pointerCell = 0;
+    for (const NodeLayout &n : layout.getNodes())
+      if (n.kind == SNodeKind::Pointer)
+        pointerCell = std::max(pointerCell, n.cellSize);
+    if (pointerCell > 0)
+      for (StringRef name : {kAmbientCell, kSinkCell}) {
+        if (module.lookupSymbol(name))
+          continue;
+        auto b = OpBuilder::atBlockBegin(module.getBody());
+        auto ty = LLVM::LLVMArrayType::get(b.getI8Type(), pointerCell);
+        auto g = LLVM::GlobalOp::create(b, module.getLoc(), ty,
+                                        /*isConstant=*/false,
+                                        LLVM::Linkage::Internal, name,
+                                        Attribute(), /*alignment=*/64);
+        Block *init = b.createBlock(&g.getInitializerRegion());
+        b.setInsertionPointToStart(init);
+        LLVM::ReturnOp::create(
+            b, module.getLoc(),
+            ValueRange{LLVM::ZeroOp::create(b, module.getLoc(), ty)});
+      }
 
     RewritePatternSet patterns(ctx);
     FieldAliasTags tags(module);

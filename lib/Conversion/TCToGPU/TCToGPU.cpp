@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tic/Conversion/Passes.h"
+#include "tic/Conversion/SNodeToLLVM.h"
 #include "tic/Conversion/TCToLLVM.h"
 #include "tic/Dialect/SNode/SNodeLayout.h"
 #include "tic/Dialect/TC/TCDialect.h"
@@ -224,6 +225,15 @@ struct ConvertTCToGPUPass : tic::impl::ConvertTCToGPUBase<ConvertTCToGPUPass> {
         op->emitOpError("must be outlined by tic-outline-tasks first");
         return WalkResult::interrupt();
       }
+      // The ambient / sink cells of pointer nodes live in host memory.
+      if (auto a = dyn_cast<LLVM::AddressOfOp>(op))
+        if (a.getGlobalName() == kAmbientCell ||
+            a.getGlobalName() == kSinkCell) {
+          op->emitError("'snode.lookup' op is not supported with "
+                        "--target=cuda yet on pointer SNodes (their cells "
+                        "need a device memory pool)");
+          return WalkResult::interrupt();
+        }
       return WalkResult::advance();
     });
     if (w.wasInterrupted())

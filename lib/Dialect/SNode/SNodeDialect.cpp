@@ -649,6 +649,24 @@ LogicalResult DeactivateOp::verifySymbolUses(SymbolTableCollection &tables) {
   return verifyKindedNodeRef(*this, getKind(), getNode(), tables);
 }
 
+/// `name` is a pointer node (the nodes whose cells come from a pool).
+static LogicalResult verifyPointerNodeRef(Operation *op, StringRef name,
+                                          SymbolTableCollection &tables) {
+  SNodeContainerOpInterface c = lookupNode(op, name, &tables);
+  if (!c)
+    return op->emitOpError("references unknown SNode '") << name << "'";
+  if (c.getKind() != SNodeKind::Pointer)
+    return op->emitOpError("needs a pointer SNode, but '")
+           << name << "' is " << stringifySNodeKind(c.getKind());
+  return success();
+}
+LogicalResult AllocCellOp::verifySymbolUses(SymbolTableCollection &tables) {
+  return verifyPointerNodeRef(*this, getNode(), tables);
+}
+LogicalResult FreeCellOp::verifySymbolUses(SymbolTableCollection &tables) {
+  return verifyPointerNodeRef(*this, getNode(), tables);
+}
+
 /// Field `name` exists, `comp` is one of its components, and `type` (when
 /// given) is that component's type.
 static LogicalResult verifyFieldComponent(Operation *op, StringRef name,

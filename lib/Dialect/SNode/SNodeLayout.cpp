@@ -125,6 +125,13 @@ SNodeLayout::SNodeLayout(Operation *moduleOp) {
     }
     if (n.kind == SNodeKind::Bitmasked)
       n.maskOffset = getBitmaskOffset(n.numCells, n.cellSize);
+    if (n.kind == SNodeKind::Pointer) {
+      n.poolIndex = numPools++;
+      n.maxCells = 1;
+      for (const NodeLayout *q : path)
+        if (__builtin_mul_overflow(n.maxCells, q->numCells, &n.maxCells))
+          n.maxCells = INT64_MAX;
+    }
   }
 }
 

@@ -83,6 +83,24 @@ public:
                          ValueRange{env.context, name, ax, idx, ext, where});
   }
 
+  FailureOr<Value> allocateCell(OpBuilder &b, Location loc, int32_t pool,
+                                const FunctionEnv &env) const override {
+    auto f =
+        runtimeFuncs.get("tic_rt_snode_alloc", ptrTy, {ptrTy, b.getI32Type()});
+    Value p = arith::ConstantIntOp::create(b, loc, b.getI32Type(), pool);
+    return LLVM::CallOp::create(b, loc, f, ValueRange{env.context, p})
+        .getResult();
+  }
+
+  LogicalResult freeCell(OpBuilder &b, Location loc, int32_t pool, Value cell,
+                         const FunctionEnv &env) const override {
+    auto f = runtimeFuncs.get("tic_rt_snode_free", LLVM::LLVMVoidType::get(ctx),
+                              {ptrTy, b.getI32Type(), ptrTy});
+    Value p = arith::ConstantIntOp::create(b, loc, b.getI32Type(), pool);
+    LLVM::CallOp::create(b, loc, f, ValueRange{env.context, p, cell});
+    return success();
+  }
+
 private:
   /// "file:line:col" of `loc` as a string constant (null without a file).
   Value sourceLocation(OpBuilder &b, Location loc) const {

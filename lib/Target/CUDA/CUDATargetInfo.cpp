@@ -95,6 +95,19 @@ class CUDATargetInfo final : public TargetInfo {
 public:
   StringRef getName() const override { return "cuda"; }
 
+  FailureOr<Value> allocateCell(OpBuilder &, Location loc, int32_t,
+                                const FunctionEnv &) const override {
+    return emitError(loc, "'snode.alloc_cell' op is not supported with "
+                          "--target=cuda yet (the cells of pointer SNodes "
+                          "need a device memory pool)");
+  }
+  LogicalResult freeCell(OpBuilder &, Location loc, int32_t, Value,
+                         const FunctionEnv &) const override {
+    return emitError(loc, "'snode.free_cell' op is not supported with "
+                          "--target=cuda yet (the cells of pointer SNodes "
+                          "need a device memory pool)");
+  }
+
   Value getRootBuffer(OpBuilder &, Location,
                       const FunctionEnv &env) const override {
     return env.rootBuffer;

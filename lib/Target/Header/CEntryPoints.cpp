@@ -218,6 +218,39 @@ void Generator::genContext() {
     LLVM::GlobalOp::create(mb, loc, arrTy, true, LLVM::Linkage::Internal,
                            bytesSym, mb.getI64TensorAttr(a.asArrayRef()), 8);
   }
+  // static const tic_rt_pool_desc pools[] = {...}; from tic.pools, an
+  // array of [name, element size, max elements] (one per pointer SNode, in
+  // pool order; tic-generate-field-accessors records it).
+  std::string poolsSym;
+  int64_t numPools = 0;
+  if (auto pools = module->getAttrOfType<ArrayAttr>(kPoolsAttrName);
+      pools && !pools.empty()) {
+    poolsSym = "__tic_pools";
+    numPools = pools.size();
+    auto poolTy = abi::poolDescType(ctx);
+    auto arrTy = LLVM::LLVMArrayType::get(poolTy, numPools);
+    auto g =
+        LLVM::GlobalOp::create(mb, loc, arrTy, true, LLVM::Linkage::Internal,
+                               poolsSym, Attribute(), 8);
+    Block *init = new Block();
+    g.getInitializerRegion().push_back(init);
+    OpBuilder ib = OpBuilder::atBlockEnd(init);
+    Value arr = LLVM::UndefOp::create(ib, loc, arrTy);
+    for (auto [i, a] : llvm::enumerate(pools)) {
+      auto entry = cast<ArrayAttr>(a);
+      Value pd = LLVM::UndefOp::create(ib, loc, poolTy);
+      pd = LLVM::InsertValueOp::create(
+          ib, loc, pd, str(ib, cast<StringAttr>(entry[0]).getValue()),
+          ArrayRef<int64_t>{0});
+      for (int64_t k : {1, 2})
+        pd = LLVM::InsertValueOp::create(
+            ib, loc, pd, cst(ib, i64, cast<IntegerAttr>(entry[k]).getInt()),
+            ArrayRef<int64_t>{k});
+      arr = LLVM::InsertValueOp::create(ib, loc, arr, pd,
+                                        ArrayRef<int64_t>{int64_t(i)});
+    }
+    LLVM::ReturnOp::create(ib, loc, arr);
+  }
   // static const tic_rt_module_desc desc = {...};
   auto descTy = abi::moduleDescType(ctx);
   auto desc = LLVM::GlobalOp::create(mb, loc, descTy, true, LLVM::Linkage::Internal,
@@ -242,6 +275,11 @@ void Generator::genContext() {
             ? null(ib)
             : Value(LLVM::AddressOfOp::create(ib, loc, ptrTy, bytesSym)),
         6);
+    put(cst(ib, i32, numPools), 7);
+    put(poolsSym.empty()
+            ? null(ib)
+            : Value(LLVM::AddressOfOp::create(ib, loc, ptrTy, poolsSym)),
+        8);
     LLVM::ReturnOp::create(ib, loc, d);
   }
 
@@ -538,6 +576,18 @@ void Generator::genMisc() {
                                       "this version of tic yet"));
     else
       LLVM::ReturnOp::create(b, loc, cst(b, i32, kOk)); // dense only: nothing to do
+  }
+  // memory_stats(ctx, snode, out)
+  {
+    auto fn = newFunction(M + "_memory_stats", i32, {ptrTy, ptrTy, ptrTy}, b);
+    Value c = fn.getArgument(0);
+    checkCtx(b, c, M + "_memory_stats");
+    auto rt = runtimeFunc("tic_rt_memory_stats", i32, {ptrTy, ptrTy, ptrTy});
+    LLVM::ReturnOp::create(
+        b, loc,
+        LLVM::CallOp::create(
+            b, loc, rt, ValueRange{c, fn.getArgument(1), fn.getArgument(2)})
+            .getResult());
   }
   // tape_begin / tape_end
   for (const char *what : {"tape_begin", "tape_end"}) {

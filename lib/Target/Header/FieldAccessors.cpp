@@ -11,6 +11,7 @@
 #include "tic/Dialect/SNode/SNodeLayout.h"
 #include "tic/Dialect/TC/TCDialect.h"
 #include "tic/Target/Interface.h"
+#include "tic/rt.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
@@ -406,6 +407,16 @@ void GenerateFieldAccessorsPass::runOnOperation() {
     generate(module, f, *p);
   }
   generateDeactivateAll(module, layout);
+  // The pools of the pointer nodes, for the module descriptor.
+  SmallVector<Attribute> pools(layout.getNumPools());
+  for (const snode::NodeLayout &n : layout.getNodes())
+    if (n.poolIndex >= 0)
+      pools[n.poolIndex] = b.getArrayAttr(
+          {b.getStringAttr(n.name), b.getI64IntegerAttr(n.cellSize),
+           b.getI64IntegerAttr(std::min<int64_t>(
+               n.maxCells, int64_t(TIC_RT_POOL_MAX_ELEMENTS)))});
+  if (!pools.empty())
+    module->setAttr(kPoolsAttrName, b.getArrayAttr(pools));
   if (!bulkCopies.empty())
     module->setAttr(kBulkCopyAttrName,
                     DictionaryAttr::get(module.getContext(), bulkCopies));

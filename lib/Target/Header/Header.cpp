@@ -564,8 +564,8 @@ void finalizeNames(ModuleInterface &m) {
   const std::string &M = m.name, &U = m.upperName;
   claim(M + "_ctx", "the context type");
   for (const char *f : {"create", "destroy", "last_error", "metadata",
-                        "deactivate_all", "sync", "tape_begin", "tape_end",
-                        "tape_backward", "clear_grads"})
+                        "deactivate_all", "memory_stats", "sync", "tape_begin",
+                        "tape_end", "tape_backward", "clear_grads"})
     claim(M + "_" + f, std::string("the generated function ") + M + "_" + f);
   claim(M + "_field", "the field enum type");
   claim(U + "_NUM_FIELDS", "the field count macro");
@@ -787,6 +787,10 @@ void emitHeader(const ModuleInterface &m, std::ostream &os) {
   os << "/* Sparse structures, synchronization, autodiff. */\n";
   os << "tc_status " << M << "_deactivate_all(" << ctx
      << "); /* every sparse SNode */\n";
+  os << "/* memory of the context (snode NULL) or of one pointer SNode's cells "
+        "*/\n";
+  os << "tc_status " << M << "_memory_stats(" << ctx
+     << ", const char *snode, tc_memory_stats *out);\n";
   os << "tc_status " << M << "_sync(" << ctx << "); /* waits for the device */\n";
   os << "tc_status " << M << "_tape_begin(" << ctx << ");\n";
   os << "tc_status " << M << "_tape_end(" << ctx << ");\n";

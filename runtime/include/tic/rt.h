@@ -27,7 +27,7 @@ extern "C" {
 /* Version of the generated-code ABI described in this header. A module
  * descriptor records the version it was compiled against; the runtime
  * refuses descriptors from a newer ABI (TC_ERR_UNSUPPORTED). */
-#define TIC_RT_ABI_VERSION 2u
+#define TIC_RT_ABI_VERSION 3u
 
 /*===--------------------------------------------------------------------===*/
 /* Module descriptor and context                                            */
@@ -46,7 +46,18 @@ typedef struct tic_rt_module_desc {
   /* ABI 2: bytes of each field's elements (may be NULL); an allocation
    * failure names the largest field. */
   const uint64_t *field_bytes;
+  /* ABI 3: the memory pools of the module's pointer SNodes, in the order
+   * their cells' allocation calls name them (tic_rt_snode_alloc). */
+  int32_t num_pools;
+  const struct tic_rt_pool_desc *pools;
 } tic_rt_module_desc;
+
+/* One pool: the cells of one pointer SNode. */
+typedef struct tic_rt_pool_desc {
+  const char *name;      /* the SNode's name, for messages */
+  uint64_t element_size; /* bytes of one cell */
+  uint64_t max_elements; /* the most cells it can have at once */
+} tic_rt_pool_desc;
 
 /* Runtime state of one module instance (opaque). */
 typedef struct tic_rt_context tic_rt_context;
@@ -205,9 +216,11 @@ TC_API tc_status tic_rt_report_out_of_bounds(tic_rt_context *ctx,
 TC_API tc_status tic_rt_report_assert(tic_rt_context *ctx, const char *msg,
                                       const char *loc);
 
-/* Returns the status of the first kernel failure reported since the last
- * call (TC_OK when none) and resets it. Entry points call this after their
- * parallel loops and return the result. */
+/* Ends a launch: returns the status of the first kernel failure reported
+ * since the last call (TC_OK when none) and resets it, and makes the cells
+ * of sparse SNodes freed during the launch reusable (tic_rt_pool_collect of
+ * every pool). Entry points call this after their parallel loops and
+ * return the result. */
 TC_API tc_status tic_rt_take_kernel_status(tic_rt_context *ctx);
 
 /*===--------------------------------------------------------------------===*/
@@ -277,6 +290,26 @@ TC_API uint32_t tic_rt_pool_index(const tic_rt_pool *pool,
 /* Current statistics (a consistent snapshot while no thread uses the pool). */
 TC_API void tic_rt_pool_get_stats(const tic_rt_pool *pool,
                                   tic_rt_pool_stats *stats);
+
+/* MODULE_memory_stats: `snode` NULL gives the whole context (the root
+ * buffer and every pool), else the pool of that pointer SNode;
+ * TC_ERR_INVALID_ARGUMENT (with a message) for a name with no pool. */
+TC_API tc_status tic_rt_memory_stats(tic_rt_context *ctx, const char *snode,
+                                     tc_memory_stats *stats);
+
+/* The pools of a context: one per pointer SNode of its module. */
+/* A zeroed cell of pointer SNode number `pool` (tic_rt_module_desc.pools);
+ * thread-safe. NULL when its pool is used up: TC_ERR_OUT_OF_MEMORY naming
+ * the SNode is then reported as a kernel failure. */
+TC_API void *tic_rt_snode_alloc(tic_rt_context *ctx, int32_t pool);
+/* Returns a cell of pointer SNode number `pool` (deactivation); reused,
+ * zeroed, after the launch. Thread-safe. */
+TC_API void tic_rt_snode_free(tic_rt_context *ctx, int32_t pool, void *cell);
+/* Statistics of pool number `pool`; TC_ERR_INVALID_ARGUMENT when there is
+ * no such pool. */
+TC_API tc_status tic_rt_snode_pool_stats(const tic_rt_context *ctx,
+                                         int32_t pool,
+                                         tic_rt_pool_stats *stats);
 
 #ifdef __cplusplus
 } /* extern "C" */

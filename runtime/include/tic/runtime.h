@@ -87,6 +87,16 @@ typedef struct tc_options {
  * device memory chosen by the runtime. NULL is ignored. */
 TC_API void tc_options_init(tc_options *opts);
 
+/* Memory of a module instance (MODULE_memory_stats): the root buffer, and
+ * the pools holding the cells of pointer SNodes, which reserve address
+ * space up front and commit memory as cells are activated. */
+typedef struct tc_memory_stats {
+  uint64_t reserved_bytes;  /* address space reserved */
+  uint64_t committed_bytes; /* of which backed by memory (read-write) */
+  uint64_t live_bytes;      /* bytes of the cells active now */
+  uint64_t live_cells;      /* pointer cells active now (0 for the root) */
+} tc_memory_stats;
+
 /*===--------------------------------------------------------------------===*/
 /* Element types and external arrays                                        */
 /*===--------------------------------------------------------------------===*/

@@ -58,6 +58,8 @@ int main(void) {
   desc.num_fields = 1;
   desc.field_names = field_names;
   desc.field_bytes = NULL;
+  desc.num_pools = 0;
+  desc.pools = NULL;
 
   tc_options_init(&opts);
   opts.num_threads = 3;

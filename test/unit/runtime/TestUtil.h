@@ -23,6 +23,8 @@ inline tic_rt_module_desc makeDesc(uint64_t rootSize = 1024,
   d.num_fields = 2;
   d.field_names = kFieldNames;
   d.field_bytes = nullptr;
+  d.num_pools = 0;
+  d.pools = nullptr;
   return d;
 }
 

@@ -94,7 +94,8 @@ inline int64_t getBitmaskOffset(int64_t numCells, int64_t cellSize) {
 /// Whether lookups of the kind can be lowered (the others are parsed and
 /// verified, and reported "not supported yet" where they reach a lowering).
 inline bool isLowerableKind(SNodeKind kind) {
-  return kind == SNodeKind::Dense || kind == SNodeKind::Bitmasked;
+  return kind == SNodeKind::Dense || kind == SNodeKind::Bitmasked ||
+         kind == SNodeKind::Pointer;
 }
 } // namespace tic::snode
 

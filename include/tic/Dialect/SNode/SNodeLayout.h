@@ -63,6 +63,10 @@ struct NodeLayout {
   llvm::SmallVector<LevelAccess> levels;
   /// bitmasked: byte offset of the mask words in the container.
   int64_t maskOffset = 0;
+  /// pointer: the number of its pool (pointer nodes in tree order) and the
+  /// most cells it can have at once (its cells in every parent cell).
+  int32_t poolIndex = -1;
+  int64_t maxCells = 0;
   /// Lowerable with today's code (every node on the path isLowerableKind)?
   bool supported = true;
 };
@@ -117,6 +121,8 @@ public:
   mlir::LogicalResult checkAllocated() const;
 
   int64_t getRootSize() const { return rootSize; }
+  /// Number of pointer nodes (each has a pool).
+  int32_t getNumPools() const { return numPools; }
   int64_t getRootAlign() const { return rootAlign; }
 
   const TreeLayout *lookupTree(llvm::StringRef name) const;
@@ -147,6 +153,7 @@ private:
   llvm::StringMap<const NodeLayout *> nodeMap;
   llvm::StringMap<const PlaceLayout *> placeMap;
   int64_t rootSize = 0, rootAlign = 1;
+  int32_t numPools = 0;
 };
 
 /// Erases the snode.tree and snode.buffer ops of `module` once no op of the

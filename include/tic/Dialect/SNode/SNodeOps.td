@@ -317,4 +317,36 @@ def SNode_PlacePtrOp : SNode_Op<"place_ptr", [Pure,
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Cells of pointer nodes (runtime services of the target's tc conversion)
+//===----------------------------------------------------------------------===//
+
+def SNode_AllocCellOp : SNode_Op<"alloc_cell", [
+    MemoryEffects<[MemAlloc<SNode_StructureResource>]>,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "a zeroed cell of pointer node @node, from its pool";
+  let description = [{
+    `snode.alloc_cell @p : !llvm.ptr` is emitted by the activating lookup of
+    a pointer node (convert-snode-to-llvm) and lowered by the target's tc
+    conversion through its TargetInfo (CPU: tic_rt_snode_alloc with the
+    node's pool number). The result is null when the pool is used up (the
+    launch then fails with TC_ERR_OUT_OF_MEMORY naming the node).
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$node);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$node attr-dict `:` type($result)";
+}
+
+def SNode_FreeCellOp : SNode_Op<"free_cell", [
+    MemoryEffects<[MemFree<SNode_StructureResource>]>,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "returns a cell of pointer node @node to its pool";
+  let description = [{
+    `snode.free_cell %c, @p : !llvm.ptr` (deactivation of a pointer cell).
+    The cell is reused, zeroed, after the launch.
+  }];
+  let arguments = (ins AnyType:$cell, FlatSymbolRefAttr:$node);
+  let assemblyFormat = "$cell `,` $node attr-dict `:` type($cell)";
+}
+
 #endif // TIC_DIALECT_SNODE_SNODEOPS_TD

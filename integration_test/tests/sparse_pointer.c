@@ -1,0 +1,148 @@
+#include "sparse_pointer.h"
+#define LAST_ERROR sparse_pointer_last_error
+#include "common.h"
+
+int main(void) {
+  sparse_pointer_ctx *ctx = NULL;
+  int32_t n = -1, act = -1, cbuf[1024], want_c[1024];
+  float s = -1, f = -1, ubuf[32 * 32];
+  double ref = 0;
+  tc_memory_stats ms, total;
+  int i, j, k, bad = 0, blocks[8][8];
+  const int scatter_n = 100000;
+  CHECK(sparse_pointer_create(NULL, &ctx));
+
+  /* Nothing is allocated before the first write. */
+  CHECK(sparse_pointer_memory_stats(ctx, "blk", &ms));
+  EXPECT_TRUE(ms.live_cells == 0 && ms.committed_bytes == 0);
+  CHECK(sparse_pointer_count_u(ctx, &n));
+  EXPECT_TRUE(n == 0);
+  CHECK(sparse_pointer_sum_all_u(ctx, &s)); /* reads: 0, allocate nothing */
+  EXPECT_TRUE(s == 0.0f);
+  CHECK(sparse_pointer_memory_stats(ctx, "blk", &ms));
+  EXPECT_TRUE(ms.live_cells == 0);
+
+  /* Ten writes; the blocks they fall in (4 x 4 elements each). */
+  CHECK(sparse_pointer_fill_u(ctx));
+  memset(blocks, 0, sizeof blocks);
+  for (k = 0; k < 10; ++k) {
+    blocks[k * 3 / 4][k * 2 / 4] = 1;
+    ref += k + 1.0;
+  }
+  n = 0;
+  for (i = 0; i < 8; ++i)
+    for (j = 0; j < 8; ++j)
+      n += blocks[i][j];
+  {
+    int32_t got_blocks = -1, got_cells = -1;
+    CHECK(sparse_pointer_count_blk(ctx, &got_blocks));
+    CHECK(sparse_pointer_count_u(ctx, &got_cells));
+    EXPECT_TRUE(got_blocks == n);
+    EXPECT_TRUE(got_cells == n * 16);
+    CHECK(sparse_pointer_memory_stats(ctx, "blk", &ms));
+    EXPECT_TRUE(ms.live_cells == (uint64_t)n);
+    EXPECT_TRUE(ms.live_bytes >= (uint64_t)n * 16 * sizeof(float));
+  }
+  for (i = 0; i < 8; ++i)
+    for (j = 0; j < 8; ++j) {
+      CHECK(sparse_pointer_active_blk(ctx, i, j, &act));
+      bad += act != blocks[i][j];
+    }
+  EXPECT_TRUE(bad == 0);
+  CHECK(sparse_pointer_sum_u(ctx, &s));
+  EXPECT_TRUE(fabs(s - ref) < 1e-4);
+  CHECK(sparse_pointer_u_read(ctx, ubuf, 32 * 32));
+  for (k = 0; k < 10; ++k)
+    bad += ubuf[(k * 3) * 32 + k * 2] != (float)(k + 1);
+  EXPECT_TRUE(bad == 0);
+  CHECK(sparse_pointer_u_get(ctx, 1, 1, &f)); /* inactive block */
+  EXPECT_TRUE(f == 0.0f);
+
+  /* Deactivating a block frees it; reactivated, it reads 0. */
+  CHECK(sparse_pointer_kill_blk(ctx, 0, 0));
+  CHECK(sparse_pointer_active_blk(ctx, 0, 0, &act));
+  EXPECT_TRUE(act == 0);
+  for (k = 0; k < 10; ++k) /* the values block (0, 0) held */
+    if (k * 3 / 4 == 0 && k * 2 / 4 == 0)
+      ref -= k + 1.0;
+  CHECK(sparse_pointer_sum_u(ctx, &s));
+  EXPECT_TRUE(fabs(s - ref) < 1e-4);
+  CHECK(sparse_pointer_wake_blk(ctx, 0, 0));
+  CHECK(sparse_pointer_u_get(ctx, 0, 0, &f));
+  EXPECT_TRUE(f == 0.0f);
+  CHECK(sparse_pointer_count_blk(ctx, &n));
+  EXPECT_TRUE(n >= 1);
+
+  /* Every thread activates blocks at once: distinct ones and one cell. */
+  CHECK(sparse_pointer_scatter(ctx, scatter_n));
+  memset(want_c, 0, sizeof want_c);
+  for (k = 0; k < scatter_n; ++k) {
+    want_c[(k * 13) % 1024] += 1;
+    want_c[5] += 1;
+  }
+  CHECK(sparse_pointer_c_read(ctx, cbuf, 1024));
+  for (i = 0; i < 1024; ++i)
+    bad += cbuf[i] != want_c[i];
+  EXPECT_TRUE(bad == 0);
+  CHECK(sparse_pointer_count_cb(ctx, &n));
+  EXPECT_TRUE(n == 64);
+  CHECK(sparse_pointer_memory_stats(ctx, "cb", &ms));
+  EXPECT_TRUE(ms.live_cells == 64); /* no block lost to a lost race */
+
+  /* pointer -> bitmasked -> dense */
+  CHECK(sparse_pointer_fill_h(ctx));
+  {
+    int pm[8] = {0}, bm[32] = {0}, npm = 0, nbm = 0;
+    double sh = 0;
+    for (k = 0; k < 64; k += 9) {
+      pm[k / 8] = 1;
+      bm[k / 2] = 1;
+      sh += k;
+    }
+    for (i = 0; i < 8; ++i)
+      npm += pm[i];
+    for (i = 0; i < 32; ++i)
+      nbm += bm[i];
+    CHECK(sparse_pointer_count_pm(ctx, &n));
+    EXPECT_TRUE(n == npm);
+    CHECK(sparse_pointer_count_bm(ctx, &n));
+    EXPECT_TRUE(n == nbm);
+    CHECK(sparse_pointer_count_h(ctx, &n));
+    EXPECT_TRUE(n == 2 * nbm);
+    CHECK(sparse_pointer_sum_h(ctx, &s));
+    EXPECT_TRUE(fabs(s - sh) < 1e-4);
+  }
+
+  /* 1000 activate / deactivate cycles: the freed block is reused, so the
+     live cells and the committed memory stay bounded. */
+  for (k = 0; k < 1000; ++k) {
+    CHECK(sparse_pointer_cycle(ctx, k % 4, (float)k, &s));
+    if (s != 8.0f * (float)k + 28.0f) /* 8 v + (0 + 1 + ... + 7) */
+      ++bad;
+    CHECK(sparse_pointer_kill_ab(ctx, k % 4));
+  }
+  EXPECT_TRUE(bad == 0);
+  CHECK(sparse_pointer_count_ab(ctx, &n));
+  EXPECT_TRUE(n == 0);
+  CHECK(sparse_pointer_memory_stats(ctx, "ab", &ms));
+  EXPECT_TRUE(ms.live_cells == 0);
+  EXPECT_TRUE(ms.committed_bytes <= (1u << 20)); /* one commit step */
+
+  /* deactivate_all frees every block. */
+  CHECK(sparse_pointer_deactivate_all(ctx));
+  CHECK(sparse_pointer_count_blk(ctx, &n));
+  EXPECT_TRUE(n == 0);
+  CHECK(sparse_pointer_count_cb(ctx, &n));
+  EXPECT_TRUE(n == 0);
+  CHECK(sparse_pointer_count_h(ctx, &n));
+  EXPECT_TRUE(n == 0);
+  CHECK(sparse_pointer_memory_stats(ctx, NULL, &total));
+  CHECK(sparse_pointer_memory_stats(ctx, "blk", &ms));
+  EXPECT_TRUE(ms.live_cells == 0);
+  EXPECT_TRUE(total.reserved_bytes >= total.committed_bytes);
+  EXPECT_STATUS(TC_ERR_INVALID_ARGUMENT,
+                sparse_pointer_memory_stats(ctx, "nope", &ms));
+
+  sparse_pointer_destroy(ctx);
+  return TEST_RESULT();
+}
