@@ -12,18 +12,21 @@ snode.tree @root {
   }
 }
 
-// A struct-for over x runs over its 64 elements, each under the activity of
-// its bitmasked cell: cell index = element index / 2 (the extent below @b).
+// A struct-for over x runs in parallel over the 32 cells of @b, skips the
+// inactive ones, and visits the 2 elements of each active one
+// (index = cell * 2 + r).
 // CHECK-LABEL: tc.kernel @sum
-// CHECK:       tc.parallel_for (%[[I:.*]]) = (%{{.*}}) to (%{{.*}})
-// CHECK:         %[[C2:.*]] = arith.constant 2 : i32
-// CHECK:         %[[CELL:.*]] = arith.divui %[[I]], %[[C2]] : i32
-// CHECK:         %[[BI:.*]] = snode.index_extract %[[CELL]], @b[0] below 1 : i32
+// CHECK:       %[[N:.*]] = arith.constant 32 : i32
+// CHECK:       tc.parallel_for (%[[C:.*]]) = (%{{.*}}) to (%[[N]])
+// CHECK:         %[[BI:.*]] = snode.index_extract %[[C]], @b[0] below 1 : i32
 // CHECK:         %[[ACT:.*]] = snode.is_active bitmasked %{{.*}}, @b[%[[BI]]] : i32
 // CHECK:         scf.if %[[ACT]] {
-// CHECK-NOT:       activate
-// CHECK:           snode.load %{{.*}}, @x[0] : f32
-// CHECK:         }
+// CHECK:           scf.for %[[R:.*]] = %{{.*}} to %{{.*}} step %{{.*}} : i32 {
+// CHECK:             %[[M:.*]] = arith.muli %[[C]], %{{.*}} overflow<nsw, nuw> : i32
+// CHECK:             %[[I:.*]] = arith.addi %[[M]], %[[R]] overflow<nsw, nuw> : i32
+// CHECK-NOT:         activate
+// CHECK:             snode.index_extract %[[I]], @leaf[0] below 1 : i32
+// CHECK:             snode.load %{{.*}}, @x[0] : f32
 // CHECK:         tc.yield
 tc.kernel @sum() {
   tc.struct_for @x (%i) {

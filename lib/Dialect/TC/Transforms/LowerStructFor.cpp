@@ -1,9 +1,10 @@
 //===- LowerStructFor.cpp - tic-lower-struct-for --------------------------===//
 //
 // tc.struct_for -> tc.parallel_for over the index space of its target. On
-// a path with nodes that can be inactive, the body runs under
-// `tc.is_active` of the deepest such node's cell (an inactive ancestor makes
-// it inactive too), so the loop visits the active cells only.
+// a path with nodes that can be inactive, the loop runs over the cells of
+// the deepest such node, skips the inactive ones (an inactive ancestor
+// makes a cell inactive too) and visits the elements of the active ones
+// (buildSparseLoop).
 //
 //===----------------------------------------------------------------------===//
 #include "tic/Dialect/SNode/SNodeLayout.h"
@@ -24,32 +25,73 @@ using namespace tic;
 
 namespace {
 
-/// Runs the body of `pf` (over index space `shape`) only where the cell of
-/// `node` holding the iteration is active: its cell indices are the
-/// iteration's divided by the extents below it (node.cellIndexShape is a
-/// divisor of `shape` on every axis of its path).
-void guardActive(tc::ParallelForOp pf, const snode::NodeLayout &node,
-                 ArrayRef<int64_t> shape) {
-  Block &body = pf.getBody().front();
-  Location loc = pf.getLoc();
-  OpBuilder b = OpBuilder::atBlockBegin(&body);
-  SmallVector<Value> cell;
-  for (auto [a, extent] : llvm::enumerate(node.cellIndexShape)) {
-    Value i = body.getArgument(a);
-    int64_t ratio = shape[a] / extent;
-    if (ratio != 1)
-      i = arith::DivUIOp::create(
-          b, loc, i, arith::ConstantIntOp::create(b, loc, i.getType(), ratio));
-    cell.push_back(i);
+/// A struct-for whose path has a node that can be inactive: parallel over
+/// the cells of the deepest such node `node`, each visited only when
+/// active, and serial over the indices inside the cell:
+///
+///   tc.parallel_for (%c...) over node's cell index space {
+///     scf.if (tc.is_active @node[%c...]) {
+///       scf.for %r_a in [0, ratio_a) ...      (one per axis with ratio > 1)
+///         body with i_a = %c_a * ratio_a + %r_a
+///
+/// where ratio_a = shape[a] / node.cellIndexShape[a] (the extent below the
+/// node along axis a; axes below it only: shape[a]). Inactive cells cost
+/// one test, not one per element.
+static tc::ParallelForOp buildSparseLoop(OpBuilder &b, tc::StructForOp sf,
+                                         const snode::NodeLayout &node,
+                                         ArrayRef<int64_t> shape) {
+  Location loc = sf.getLoc();
+  Type i32 = b.getI32Type();
+  auto cst = [&](OpBuilder &bb, int64_t v) -> Value {
+    return arith::ConstantIntOp::create(bb, loc, i32, v);
+  };
+  unsigned cellRank = node.cellIndexShape.size();
+  SmallVector<Value> lbs, ubs;
+  for (int64_t e : node.cellIndexShape) {
+    lbs.push_back(cst(b, 0));
+    ubs.push_back(cst(b, e));
   }
-  Value active = tc::IsActiveOp::create(b, loc, b.getI1Type(), node.name, cell);
-  auto ifOp = scf::IfOp::create(b, loc, active, /*withElseRegion=*/false);
-  // Everything after the guard (the old body, without its terminator)
-  // moves into the `then` block.
-  Block *thenBlock = ifOp.thenBlock();
-  thenBlock->getOperations().splice(thenBlock->begin(), body.getOperations(),
-                                    std::next(Block::iterator(ifOp)),
-                                    std::prev(body.end()));
+  auto pf = tc::ParallelForOp::create(b, loc, lbs, ubs);
+  Block *outer = &pf.getBody().front();
+  OpBuilder ob = OpBuilder::atBlockEnd(outer);
+  Value active = tc::IsActiveOp::create(ob, loc, ob.getI1Type(), node.name,
+                                        outer->getArguments());
+  auto ifOp = scf::IfOp::create(ob, loc, active, /*withElseRegion=*/false);
+  tc::YieldOp::create(ob, loc);
+  OpBuilder ib = OpBuilder::atBlockBegin(ifOp.thenBlock());
+  SmallVector<Value> indices;
+  for (auto [a, extent] : llvm::enumerate(shape)) {
+    int64_t ratio = a < cellRank ? extent / node.cellIndexShape[a] : extent;
+    Value inner;
+    if (ratio > 1) {
+      auto loop =
+          scf::ForOp::create(ib, loc, cst(ib, 0), cst(ib, ratio), cst(ib, 1));
+      ib.setInsertionPointToStart(loop.getBody());
+      inner = loop.getInductionVar();
+    }
+    Value i;
+    if (a < cellRank) {
+      i = outer->getArgument(a);
+      if (ratio > 1) {
+        auto flags =
+            arith::IntegerOverflowFlags::nsw | arith::IntegerOverflowFlags::nuw;
+        i = arith::AddIOp::create(
+            ib, loc, arith::MulIOp::create(ib, loc, i, cst(ib, ratio), flags),
+            inner, flags);
+      }
+    } else {
+      i = inner ? inner : cst(ib, 0);
+    }
+    indices.push_back(i);
+  }
+  // The body, without its terminator, where the innermost loop's body ends.
+  Block &body = sf.getBody().front();
+  for (auto [arg, i] : llvm::zip(body.getArguments(), indices))
+    arg.replaceAllUsesWith(i);
+  Block *dest = ib.getInsertionBlock();
+  dest->getOperations().splice(ib.getInsertionPoint(), body.getOperations(),
+                               body.begin(), std::prev(body.end()));
+  return pf;
 }
 
 struct LowerStructForPass : tic::impl::LowerStructForBase<LowerStructForPass> {
@@ -106,10 +148,13 @@ struct LowerStructForPass : tic::impl::LowerStructForBase<LowerStructForPass> {
         lbs.push_back(zero);
         ubs.push_back(arith::ConstantIntOp::create(b, loc, i32, s));
       }
-      auto pf = tc::ParallelForOp::create(b, loc, lbs, ubs);
-      pf.getBody().takeBody(sf.getBody());
-      if (sparse)
-        guardActive(pf, *sparse->node, shape);
+      tc::ParallelForOp pf;
+      if (sparse) {
+        pf = buildSparseLoop(b, sf, *sparse->node, shape);
+      } else {
+        pf = tc::ParallelForOp::create(b, loc, lbs, ubs);
+        pf.getBody().takeBody(sf.getBody());
+      }
       if (sf.getSerialize()) pf.setSerialize(true);
       if (auto v = sf.getParallelizeAttr()) pf.setParallelizeAttr(v);
       if (auto v = sf.getBlockDimAttr()) pf.setBlockDimAttr(v);
