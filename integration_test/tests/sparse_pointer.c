@@ -128,6 +128,33 @@ int main(void) {
   EXPECT_TRUE(ms.live_cells == 0);
   EXPECT_TRUE(ms.committed_bytes <= (1u << 20)); /* one commit step */
 
+  /* Nested pointer cells go back to their pools with their parent. */
+  CHECK(sparse_pointer_fill_z(ctx));
+  CHECK(sparse_pointer_memory_stats(ctx, "p2", &ms));
+  EXPECT_TRUE(ms.live_cells == 16);
+  CHECK(sparse_pointer_memory_stats(ctx, "p3", &ms));
+  EXPECT_TRUE(ms.live_cells == 16);
+  CHECK(sparse_pointer_kill_p1(ctx, 1));
+  CHECK(sparse_pointer_memory_stats(ctx, "p1", &ms));
+  EXPECT_TRUE(ms.live_cells == 3);
+  CHECK(sparse_pointer_memory_stats(ctx, "p2", &ms));
+  EXPECT_TRUE(ms.live_cells == 12);
+  CHECK(sparse_pointer_sum_z(ctx, &s));
+  EXPECT_TRUE(s == 48.0f);
+  CHECK(sparse_pointer_kill_b1(ctx, 2));
+  CHECK(sparse_pointer_memory_stats(ctx, "p3", &ms));
+  EXPECT_TRUE(ms.live_cells == 12);
+  CHECK(sparse_pointer_sum_zz(ctx, &s));
+  EXPECT_TRUE(s == 48.0f);
+  for (k = 0; k < 200; ++k) { /* no growth over refill / kill cycles */
+    CHECK(sparse_pointer_fill_z(ctx));
+    CHECK(sparse_pointer_kill_p1(ctx, k % 4));
+    CHECK(sparse_pointer_kill_b1(ctx, k % 4));
+  }
+  CHECK(sparse_pointer_memory_stats(ctx, "p2", &ms));
+  EXPECT_TRUE(ms.live_cells == 12);
+  EXPECT_TRUE(ms.committed_bytes <= (1u << 20));
+
   /* deactivate_all frees every block. */
   CHECK(sparse_pointer_deactivate_all(ctx));
   CHECK(sparse_pointer_count_blk(ctx, &n));
@@ -138,6 +165,10 @@ int main(void) {
   EXPECT_TRUE(n == 0);
   CHECK(sparse_pointer_memory_stats(ctx, NULL, &total));
   CHECK(sparse_pointer_memory_stats(ctx, "blk", &ms));
+  EXPECT_TRUE(ms.live_cells == 0);
+  CHECK(sparse_pointer_memory_stats(ctx, "p2", &ms)); /* nested ones too */
+  EXPECT_TRUE(ms.live_cells == 0);
+  CHECK(sparse_pointer_memory_stats(ctx, "p3", &ms));
   EXPECT_TRUE(ms.live_cells == 0);
   EXPECT_TRUE(total.reserved_bytes >= total.committed_bytes);
   EXPECT_STATUS(TC_ERR_INVALID_ARGUMENT,

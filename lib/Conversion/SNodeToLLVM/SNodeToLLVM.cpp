@@ -344,6 +344,56 @@ struct IsActiveLowering : SNodePattern<IsActiveOp> {
   }
 };
 
+/// Whether a pointer node is in the subtree of `n`'s cells.
+static bool holdsPointerCells(const SNodeLayout &layout, const NodeLayout &n) {
+  for (const NodeLayout &c : layout.getNodes())
+    if (c.parent == &n &&
+        (c.kind == SNodeKind::Pointer || holdsPointerCells(layout, c)))
+      return true;
+  return false;
+}
+
+/// Returns the pointer cells held in `cell` (a cell of node `n` being
+/// deactivated) to their pools, depth first: every slot of every pointer
+/// node below it, through dense and bitmasked levels and nested pointer
+/// cells. The cell itself is cleared (bitmasked) or freed (pointer) by the
+/// caller, so the slots need not be reset.
+static void releaseNestedCells(OpBuilder &b, Location loc,
+                               const SNodeLayout &layout, const NodeLayout &n,
+                               Value cell) {
+  Type i64 = b.getI64Type();
+  Type ptrTy = LLVM::LLVMPointerType::get(b.getContext());
+  for (const NodeLayout &c : layout.getNodes()) {
+    if (c.parent != &n)
+      continue;
+    bool isPointer = c.kind == SNodeKind::Pointer;
+    if (!isPointer && !holdsPointerCells(layout, c))
+      continue;
+    Value container = byteOffset(b, loc, cell, c.offsetInParent);
+    auto loop = scf::ForOp::create(
+        b, loc, arith::ConstantIntOp::create(b, loc, i64, 0),
+        arith::ConstantIntOp::create(b, loc, i64, c.numCells),
+        arith::ConstantIntOp::create(b, loc, i64, 1));
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value l = loop.getInductionVar();
+    if (!isPointer) {
+      releaseNestedCells(b, loc, layout, c,
+                         lowerDenseLookup(b, loc, c, container, l));
+      continue;
+    }
+    Value p = LLVM::LoadOp::create(b, loc, ptrTy,
+                                   pointerSlot(b, loc, container, l), 8);
+    Value null = LLVM::ZeroOp::create(b, loc, ptrTy);
+    auto ifSet = scf::IfOp::create(
+        b, loc, LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, p, null),
+        false);
+    b.setInsertionPointToStart(ifSet.thenBlock());
+    releaseNestedCells(b, loc, layout, c, p);
+    FreeCellOp::create(b, loc, p, c.name);
+  }
+}
+
 /// deactivate: one case per node kind.
 struct DeactivateLowering : SNodePattern<DeactivateOp> {
   using SNodePattern::SNodePattern;
@@ -356,19 +406,29 @@ struct DeactivateLowering : SNodePattern<DeactivateOp> {
     Location loc = op.getLoc();
     switch (op.getKind()) {
     case SNodeKind::Bitmasked: {
-      // Clear the bit, then the cell (its fields and every node below it),
+      // Clear the bit; if it was set, return the pointer cells below to
+      // their pools and zero the cell (its fields and every node below it),
       // so that it reads 0 and a later activation starts from 0.
       MaskBit m = maskBit(rewriter, loc, *n, adaptor.getContainer(),
                           adaptor.getLinear());
-      Value notBit =
-          arith::XOrIOp::create(rewriter, loc, m.bit,
-                                arith::ConstantIntOp::create(
-                                    rewriter, loc, rewriter.getI32Type(), -1));
-      LLVM::AtomicRMWOp::create(rewriter, loc, LLVM::AtomicBinOp::_and, m.word,
-                                notBit, LLVM::AtomicOrdering::monotonic);
+      Type i32 = rewriter.getI32Type();
+      Value notBit = arith::XOrIOp::create(
+          rewriter, loc, m.bit,
+          arith::ConstantIntOp::create(rewriter, loc, i32, -1));
+      Value oldWord = LLVM::AtomicRMWOp::create(
+          rewriter, loc, LLVM::AtomicBinOp::_and, m.word, notBit,
+          LLVM::AtomicOrdering::monotonic);
+      Value wasActive = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::ne,
+          arith::AndIOp::create(rewriter, loc, oldWord, m.bit),
+          arith::ConstantIntOp::create(rewriter, loc, i32, 0));
+      auto ifActive = scf::IfOp::create(rewriter, loc, wasActive, false);
+      OpBuilder::InsertionGuard g(rewriter);
+      rewriter.setInsertionPointToStart(ifActive.thenBlock());
       if (n->cellSize > 0) {
         Value cell = lowerDenseLookup(rewriter, loc, *n, adaptor.getContainer(),
                                       adaptor.getLinear());
+        releaseNestedCells(rewriter, loc, layout, *n, cell);
         Value zero = LLVM::ConstantOp::create(
             rewriter, loc, rewriter.getI8Type(), rewriter.getI8IntegerAttr(0));
         Value len =
@@ -377,14 +437,14 @@ struct DeactivateLowering : SNodePattern<DeactivateOp> {
         LLVM::MemsetOp::create(rewriter, loc, cell, zero, len,
                                /*isVolatile=*/false);
       }
+      rewriter.setInsertionPointAfter(ifActive);
       rewriter.eraseOp(op);
       return success();
     }
     case SNodeKind::Pointer: {
-      // Take the cell out of its slot; whoever gets it non-null returns it
-      // to the pool (zeroed there before reuse: a reactivated cell reads
-      // 0). Pointer cells nested in it are not freed (they stay allocated
-      // until deactivate_all: docs/sparse.md).
+      // Take the cell out of its slot; whoever gets it non-null returns the
+      // pointer cells nested in it and then it to their pools (zeroed there
+      // before reuse: a reactivated cell reads 0).
       Value slot = pointerSlot(rewriter, loc, adaptor.getContainer(),
                                adaptor.getLinear());
       Value null = LLVM::ZeroOp::create(
@@ -397,6 +457,7 @@ struct DeactivateLowering : SNodePattern<DeactivateOp> {
       auto ifSet = scf::IfOp::create(rewriter, loc, wasSet, false);
       OpBuilder::InsertionGuard g(rewriter);
       rewriter.setInsertionPointToStart(ifSet.thenBlock());
+      releaseNestedCells(rewriter, loc, layout, *n, old);
       FreeCellOp::create(rewriter, loc, old, n->name);
       rewriter.setInsertionPointAfter(ifSet);
       rewriter.eraseOp(op);
