@@ -161,8 +161,9 @@ struct FreeCellLowering : ServicePattern<snode::FreeCellOp> {
                       const FunctionEnv &env,
                       ConversionPatternRewriter &rewriter) const override {
     FailureOr<int32_t> pool = poolOf(op, layout, op.getNode());
-    if (failed(pool) || failed(target.freeCell(rewriter, op.getLoc(), *pool,
-                                               adaptor.getCell(), env)))
+    if (failed(pool) ||
+        failed(target.freeCell(rewriter, op.getLoc(), *pool, adaptor.getCell(),
+                               op.getUnused(), env)))
       return failure();
     rewriter.eraseOp(op);
     return success();

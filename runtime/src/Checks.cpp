@@ -110,6 +110,11 @@ void tic_rt_snode_free(tic_rt_context *ctx, int32_t pool, void *cell) {
   tic_rt_pool_free(ctx->pools[pool], cell);
 }
 
+void tic_rt_snode_release_unused(tic_rt_context *ctx, int32_t pool,
+                                 void *cell) {
+  tic_rt_pool_release_unused(ctx->pools[pool], cell);
+}
+
 tc_status tic_rt_memory_stats(tic_rt_context *ctx, const char *snode,
                               tc_memory_stats *stats) {
   if (!ctx || !stats)

@@ -266,8 +266,12 @@ tc_status tic_rt_context_create(const tc_options *opts,
     }
     for (int32_t i = 0; i < desc->num_pools; ++i) {
       const tic_rt_pool_desc &pd = desc->pools[i];
-      s = tic_rt_pool_create(pd.name, pd.element_size, pd.max_elements,
-                             &ctx->pools[i]);
+      // Room for the cells threads allocate while racing to install one
+      // (each loser gives its cell back at once).
+      uint64_t max = pd.max_elements + uint64_t(ctx->numThreads);
+      if (max > TIC_RT_POOL_MAX_ELEMENTS)
+        max = TIC_RT_POOL_MAX_ELEMENTS;
+      s = tic_rt_pool_create(pd.name, pd.element_size, max, &ctx->pools[i]);
       if (s != TC_OK) {
         destroyContext(ctx);
         return s;

@@ -225,6 +225,14 @@ void tic_rt_pool_free(tic_rt_pool *pool, void *element) {
   pool->live.fetch_sub(1, std::memory_order_relaxed);
 }
 
+void tic_rt_pool_release_unused(tic_rt_pool *pool, void *element) {
+  if (!pool || !element)
+    return;
+  // Never published, still zero but for the link: reusable at once.
+  pool->push(pool->freeHead, tic_rt_pool_index(pool, element));
+  pool->live.fetch_sub(1, std::memory_order_relaxed);
+}
+
 void tic_rt_pool_collect(tic_rt_pool *pool) {
   if (!pool)
     return;

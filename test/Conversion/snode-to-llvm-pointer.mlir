@@ -43,7 +43,7 @@ snode.tree @root {
 // CHECK:           scf.if %[[WON]] -> (!llvm.ptr) {
 // CHECK-NEXT:        scf.yield %[[NEW]] : !llvm.ptr
 // CHECK-NEXT:      } else {
-// CHECK-NEXT:        snode.free_cell %[[NEW]], @p : !llvm.ptr
+// CHECK-NEXT:        snode.free_cell %[[NEW]], @p unused : !llvm.ptr
 // CHECK-NEXT:        scf.yield %[[OLD]] : !llvm.ptr
 // CHECK:       } else {
 // CHECK-NEXT:    scf.yield %[[P2]] : !llvm.ptr
@@ -58,6 +58,8 @@ snode.tree @root {
 // CPU:       func.func @k(%[[CTX:.*]]: !llvm.ptr
 // CPU:       %[[POOL:.*]] = arith.constant 1 : i32
 // CPU:       llvm.call @tic_rt_snode_alloc(%[[CTX]], %[[POOL]]) : (!llvm.ptr, i32) -> !llvm.ptr
+// A cell that lost the race was never seen: reusable at once.
+// CPU:       llvm.call @tic_rt_snode_release_unused(%[[CTX]], %{{.*}}, %{{.*}}) : (!llvm.ptr, i32, !llvm.ptr) -> ()
 // CPU:       llvm.call @tic_rt_snode_free(%[[CTX]], %{{.*}}, %{{.*}}) : (!llvm.ptr, i32, !llvm.ptr) -> ()
 // CPU-NOT:   snode.
 tc.kernel @k(%l: i32, %v: f32) -> i1 {

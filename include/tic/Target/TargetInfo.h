@@ -68,9 +68,11 @@ public:
   virtual mlir::FailureOr<mlir::Value>
   allocateCell(mlir::OpBuilder &b, mlir::Location loc, int32_t pool,
                const FunctionEnv &env) const = 0;
-  /// Returns `cell` (!llvm.ptr) to pool `pool`.
+  /// Returns `cell` (!llvm.ptr) to pool `pool`; `unused`: it was never
+  /// installed (reusable at once).
   virtual mlir::LogicalResult freeCell(mlir::OpBuilder &b, mlir::Location loc,
                                        int32_t pool, mlir::Value cell,
+                                       bool unused,
                                        const FunctionEnv &env) const = 0;
 };
 

@@ -227,7 +227,7 @@ static Value activatePointerCell(OpBuilder &b, Location loc,
     b.setInsertionPointToStart(ifWon.thenBlock());
     scf::YieldOp::create(b, loc, ValueRange{fresh});
     b.setInsertionPointToStart(ifWon.elseBlock());
-    FreeCellOp::create(b, loc, fresh, n.name);
+    FreeCellOp::create(b, loc, fresh, n.name, /*unused=*/true);
     scf::YieldOp::create(b, loc, ValueRange{old});
     b.setInsertionPointAfter(ifWon);
     scf::YieldOp::create(b, loc, ifWon.getResults());

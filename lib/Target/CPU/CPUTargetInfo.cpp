@@ -93,9 +93,10 @@ public:
   }
 
   LogicalResult freeCell(OpBuilder &b, Location loc, int32_t pool, Value cell,
-                         const FunctionEnv &env) const override {
-    auto f = runtimeFuncs.get("tic_rt_snode_free", LLVM::LLVMVoidType::get(ctx),
-                              {ptrTy, b.getI32Type(), ptrTy});
+                         bool unused, const FunctionEnv &env) const override {
+    auto f = runtimeFuncs.get(
+        unused ? "tic_rt_snode_release_unused" : "tic_rt_snode_free",
+        LLVM::LLVMVoidType::get(ctx), {ptrTy, b.getI32Type(), ptrTy});
     Value p = arith::ConstantIntOp::create(b, loc, b.getI32Type(), pool);
     LLVM::CallOp::create(b, loc, f, ValueRange{env.context, p, cell});
     return success();

@@ -101,7 +101,7 @@ public:
                           "--target=cuda yet (the cells of pointer SNodes "
                           "need a device memory pool)");
   }
-  LogicalResult freeCell(OpBuilder &, Location loc, int32_t, Value,
+  LogicalResult freeCell(OpBuilder &, Location loc, int32_t, Value, bool,
                          const FunctionEnv &) const override {
     return emitError(loc, "'snode.free_cell' op is not supported with "
                           "--target=cuda yet (the cells of pointer SNodes "

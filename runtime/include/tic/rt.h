@@ -272,6 +272,10 @@ TC_API void *tic_rt_pool_alloc(tic_rt_context *ctx, tic_rt_pool *pool);
  * thread-safe. It is not handed out again before tic_rt_pool_collect. */
 TC_API void tic_rt_pool_free(tic_rt_pool *pool, void *element);
 
+/* Returns an element no other thread has seen and that was not written
+ * (the loser of a race to install a cell): reusable at once. */
+TC_API void tic_rt_pool_release_unused(tic_rt_pool *pool, void *element);
+
 /* Makes the queued elements reusable, zeroing them (elements of a page or
  * more are returned to the system, which zeroes them). Call while no thread
  * uses the pool. */
@@ -305,6 +309,10 @@ TC_API void *tic_rt_snode_alloc(tic_rt_context *ctx, int32_t pool);
 /* Returns a cell of pointer SNode number `pool` (deactivation); reused,
  * zeroed, after the launch. Thread-safe. */
 TC_API void tic_rt_snode_free(tic_rt_context *ctx, int32_t pool, void *cell);
+/* Returns a cell that was never installed (it lost the race to activate
+ * its slot): reusable at once. Thread-safe. */
+TC_API void tic_rt_snode_release_unused(tic_rt_context *ctx, int32_t pool,
+                                        void *cell);
 /* Statistics of pool number `pool`; TC_ERR_INVALID_ARGUMENT when there is
  * no such pool. */
 TC_API tc_status tic_rt_snode_pool_stats(const tic_rt_context *ctx,

@@ -343,10 +343,14 @@ def SNode_FreeCellOp : SNode_Op<"free_cell", [
   let summary = "returns a cell of pointer node @node to its pool";
   let description = [{
     `snode.free_cell %c, @p : !llvm.ptr` (deactivation of a pointer cell).
-    The cell is reused, zeroed, after the launch.
+    The cell is reused, zeroed, after the launch. With `unused`, the cell
+    was never installed in a slot (it lost the race to activate one) and is
+    reusable at once.
   }];
-  let arguments = (ins AnyType:$cell, FlatSymbolRefAttr:$node);
-  let assemblyFormat = "$cell `,` $node attr-dict `:` type($cell)";
+  let arguments = (ins AnyType:$cell, FlatSymbolRefAttr:$node,
+                       UnitAttr:$unused);
+  let assemblyFormat =
+      "$cell `,` $node (`unused` $unused^)? attr-dict `:` type($cell)";
 }
 
 #endif // TIC_DIALECT_SNODE_SNODEOPS_TD
