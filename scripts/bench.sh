@@ -68,7 +68,7 @@ echo "load average before the run: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 ARGS=(--reps "$REPS" --warmup "$WARMUP" --threads "$THREADS")
 for b in bench_stream bench_reduce bench_stencil bench_julia bench_mpm88_8k bench_mpm88_64k \
-         bench_nbody bench_nbody_atomic; do
+         bench_nbody bench_nbody_atomic bench_sparse_diffusion; do
   echo "== $b"
   if [ ! -x "$BENCH_BIN/$b" ]; then
     echo "   (not built)"; echo "MISSING $b" >> "$LOG"; continue
@@ -82,7 +82,7 @@ TAICHI_NOTE=""
 if [ "$TAICHI" = 1 ] && python3 -c "import taichi" >/dev/null 2>&1; then
   echo "== taichi $(python3 -c 'import taichi; print(taichi.__version__)' 2>/dev/null | tail -n1)"
   TARGS=(--reps "$REPS" --warmup "$WARMUP" --threads "$THREADS")
-  for s in stream stencil julia nbody; do
+  for s in stream stencil julia nbody sparse_diffusion; do
     (cd bench/taichi && python3 "$s.py" "${TARGS[@]}" 2>&1) | grep '^TAICHI' | tee -a "$LOG" || true
   done
   (cd bench/taichi && python3 mpm88.py "${TARGS[@]}" --np 8192 --ng 128 --dt 2e-4 2>&1) | grep '^TAICHI' | tee -a "$LOG" || true
