@@ -9,6 +9,10 @@
 
 using namespace bench;
 
+#ifndef SPARSE_VARIANT_SUFFIX
+#define SPARSE_VARIANT_SUFFIX ""
+#endif
+
 namespace {
 constexpr int64_t N = SPARSE_DIFFUSION_CONST_N;
 constexpr int64_t B = SPARSE_DIFFUSION_CONST_B;
@@ -110,7 +114,8 @@ int main(int argc, char **argv) {
         want[i * N + j] = g.get(i, j, false);
     double err = maxAbsErr(got.data(), want.data(), got.size());
     char variant[32];
-    std::snprintf(variant, sizeof variant, "%d%%", pct);
+    std::snprintf(variant, sizeof variant, "%d%%%s", pct,
+                  SPARSE_VARIANT_SUFFIX);
     checkErr("sparse_diffusion", err, 1e-5);
     tc_memory_stats ms;
     TC_CHECK(ctx, sparse_diffusion_last_error,

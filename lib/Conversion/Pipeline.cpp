@@ -28,7 +28,9 @@ void tic::buildTargetNeutralPipeline(mlir::OpPassManager &pm,
   pm.addPass(createAllocateLayout()); // keeps a layout recorded before
   if (options.demoteAtomics)
     pm.addPass(createDemoteAtomics());
-  pm.addPass(createLowerStructFor());
+  LowerStructForOptions structFor;
+  structFor.knownActive = options.accessCSE;
+  pm.addPass(createLowerStructFor(structFor));
   pm.addPass(createSplitIndexSet());
   pm.addPass(createLowerFieldAccess());
   if (options.cleanup) pm.addPass(mlir::createCSEPass());

@@ -155,6 +155,7 @@ bool tic::codegen::runBackend(const sema::CheckedModule &checked,
     cuda.optLevel = std::min(options.optLevel, 3u);
     CPULoweringOptions front;
     front.demoteAtomics = options.demoteAtomics;
+    front.accessCSE = options.accessOpt;
     PassManager pm(&ctx);
     if (options.timeReport)
       pm.enableTiming();
@@ -220,6 +221,7 @@ bool tic::codegen::runBackend(const sema::CheckedModule &checked,
     pm.enableTiming(); // printed to stderr when `pm` goes away
   CPULoweringOptions lowering;
   lowering.demoteAtomics = options.demoteAtomics;
+  lowering.accessCSE = options.accessOpt;
   buildCPULoweringPipeline(pm, lowering);
   if (failed(pm.run(*module))) {
     if (!diags.hasErrors())

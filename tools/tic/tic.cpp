@@ -48,6 +48,7 @@ struct Options {
   bool debug = false;
   bool checkBounds = false;
   bool noDemoteAtomics = false;
+  bool noAccessOpt = false;
   std::string target = "host";
   std::string cudaArch = "sm_80";
   std::string cudaLibdevice;
@@ -184,6 +185,7 @@ int runCodeGen(const Options &opts, const sema::CheckedModule &checked,
   if (opts.fpContract == "fast")
     bo.fp.contract = true;
   bo.demoteAtomics = !opts.noDemoteAtomics;
+  bo.accessOpt = !opts.noAccessOpt;
   bo.denormals = opts.denormals;
   bo.inputName = opts.input == "-" ? "<stdin>" : opts.input;
   bo.timeReport = opts.timeReport;
@@ -335,6 +337,9 @@ int main(int argc, char **argv) {
                "Check field and ndarray indices at run time");
   app.add_flag("--no-demote-atomics", opts.noDemoteAtomics,
                "Keep every atomic update atomic (no tic-demote-atomics)");
+  app.add_flag("--fno-access-opt", opts.noAccessOpt,
+               "Turn off the SNode access optimisations (shared traversals, "
+               "known-active sparse cells), for ablation");
   app.add_option("--target", opts.target,
                  "Comma-separated targets: host, cuda (default host)");
   app.add_option("--cuda-arch", opts.cudaArch,

@@ -11,7 +11,9 @@ namespace tic {
 struct CPULoweringOptions {
   /// Run canonicalize + cse between the tic passes.
   bool cleanup = true;
-  /// Run tic-snode-access-cse (simplification II).
+  /// The SNode access optimisations (off: tic --fno-access-opt, for the
+  /// ablation): tic-snode-access-cse (simplification II) and the
+  /// known-active accesses of sparse struct-fors.
   bool accessCSE = true;
   /// Run tic-demote-atomics (atomics that cannot race -> load/op/store).
   bool demoteAtomics = true;

@@ -53,6 +53,9 @@ struct BackendOptions {
   FPOptions fp;
   /// Run tic-demote-atomics (off: --no-demote-atomics, for ablation).
   bool demoteAtomics = true;
+  /// The SNode access optimisations: common-prefix CSE and known-active
+  /// sparse accesses (off: --fno-access-opt, for ablation).
+  bool accessOpt = true;
   /// Denormal floats in kernels (--denormals): "flush" (flush-to-zero and
   /// denormals-are-zero while a kernel runs, like Taichi's CPU backend) or
   /// "preserve" (IEEE). x86-64 only; elsewhere kernels use the caller's mode.

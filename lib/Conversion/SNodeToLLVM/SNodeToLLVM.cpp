@@ -293,6 +293,11 @@ struct LookupLowering : SNodePattern<LookupOp> {
         return success();
       }
       Value p = loadSlot(rewriter, loc, slot);
+      if (op.getKnownActive()) {
+        // The struct-for's own cell: active, so the slot holds it.
+        rewriter.replaceOp(op, p);
+        return success();
+      }
       Value ambient = LLVM::AddressOfOp::create(
           rewriter, loc, LLVM::LLVMPointerType::get(getContext()),
           kAmbientCell);

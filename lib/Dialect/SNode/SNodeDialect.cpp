@@ -606,6 +606,12 @@ static LogicalResult verifyKindedNodeRef(Operation *op, SNodeKind kind,
   return success();
 }
 
+LogicalResult LookupOp::verify() {
+  if (getActivate() && getKnownActive())
+    return emitOpError("cannot both activate and be known active");
+  return success();
+}
+
 LogicalResult LookupOp::verifySymbolUses(SymbolTableCollection &tables) {
   return verifyKindedNodeRef(*this, getKind(), getNode(), tables);
 }

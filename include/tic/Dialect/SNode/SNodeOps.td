@@ -206,12 +206,13 @@ def SNode_LookupOp : SNode_Op<"lookup", [
   }];
   let arguments = (ins SNode_KindAttr:$kind, SNode_PtrType:$container,
                        FlatSymbolRefAttr:$node, AnySignlessInteger:$linear,
-                       UnitAttr:$activate);
+                       UnitAttr:$activate, UnitAttr:$known_active);
   let results = (outs SNode_PtrType:$result);
   let assemblyFormat = [{
     $kind $container `,` $node `[` $linear `]` (`activate` $activate^)?
-    attr-dict `:` type($linear)
+    (`known_active` $known_active^)? attr-dict `:` type($linear)
   }];
+  let hasVerifier = 1;
   let builders = [OpBuilder<(ins "::tic::snode::SNodeKind":$kind,
       "::mlir::Value":$container, "::llvm::StringRef":$node,
       "::mlir::Value":$linear, CArg<"bool", "false">:$activate), [{

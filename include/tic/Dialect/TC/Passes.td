@@ -27,10 +27,21 @@ def LowerStructFor : Pass<"tic-lower-struct-for", "::mlir::ModuleOp"> {
     A struct-for over a field (or container SNode) becomes a tc.parallel_for
     from 0 to the extents of its index space (a container's own cell
     indices, as in Taichi). When the path has nodes that can be inactive
-    (bitmasked), the body runs under `tc.is_active` of the cell of the
-    deepest of them. Node kinds without a lowering yet (pointer, hash,
-    dynamic) are reported as not supported yet.
+    (bitmasked, pointer), the loop runs in parallel over the cells of the
+    deepest of them, skips the inactive ones (`tc.is_active`) and runs
+    serial loops over the elements of each active cell. Node kinds without
+    a lowering yet (hash, dynamic) are reported as not supported yet.
+
+    With `known-active` (the default), field accesses in the body at the
+    loop's own indices, on fields whose path goes through that node with
+    the same cells, are marked `tc.active = @node`: tic-lower-field-access
+    then looks their cells up down to that node without activating and
+    without the inactive-cell fallback (they are active: the loop checked).
   }];
+  let options = [
+    Option<"knownActive", "known-active", "bool", /*default=*/"true",
+           "Mark accesses to the loop's own (active) cells">
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect"];
 }

@@ -22,4 +22,12 @@
 #define GET_OP_CLASSES
 #include "tic/Dialect/TC/TCOps.h.inc"
 
+namespace tic::tc {
+/// On tc.load / store / atomic_rmw: `tc.active = @node` says the cells of
+/// the accessed element's path down to container @node are active (the
+/// access is at a sparse struct-for's own indices: the loop checked).
+/// tic-lower-struct-for sets it, tic-lower-field-access uses it.
+constexpr llvm::StringLiteral kKnownActiveAttrName = "tc.active";
+} // namespace tic::tc
+
 #endif

@@ -64,34 +64,50 @@ static LevelCell buildLevel(OpBuilder &b, Location loc,
 /// Builds root_ptr -> (get_child, [index_extract], [linearize], lookup)*
 /// along `levels` of tree `tree` and returns the last cell (the tree's root
 /// cell when there are no levels). With `activate`, the lookups of nodes
-/// that can be inactive activate their cells (writes). With `stopBefore`,
-/// the last level is not looked up: `*last` receives its container and
-/// cell number, and the result is its parent's cell.
+/// that can be inactive activate their cells (writes). With `last`, the
+/// last level is not looked up: `*last` receives its container and cell
+/// number, and the result is its parent's cell. Levels down to the node
+/// named `activeThrough` are known active (a sparse struct-for's own cell):
+/// looked up without activation and without the inactive-cell fallback.
 static Value buildPath(OpBuilder &b, Location loc,
                        const snode::TreeLayout &tree,
                        ArrayRef<snode::LevelAccess> levels, ValueRange indices,
-                       bool activate, LevelCell *last = nullptr) {
+                       bool activate, LevelCell *last = nullptr,
+                       StringRef activeThrough = {}) {
   Type ptrTy = snode::PtrType::get(b.getContext());
   Value cur = snode::RootPtrOp::create(b, loc, ptrTy, tree.name);
+  bool known = !activeThrough.empty();
   for (auto [l, lv] : llvm::enumerate(levels)) {
     LevelCell c = buildLevel(b, loc, lv, cur, indices);
     if (last && l + 1 == levels.size()) {
       *last = c;
       return cur;
     }
+    bool sparse = !snode::isAlwaysActive(c.node->kind);
     // An always-active node has nothing to activate: its lookups stay
     // plain, so a read and a write of one cell share them.
-    cur = snode::LookupOp::create(
-        b, loc, c.node->kind, c.container, c.node->name, c.linear,
-        activate && !snode::isAlwaysActive(c.node->kind));
+    auto lookup =
+        snode::LookupOp::create(b, loc, c.node->kind, c.container, c.node->name,
+                                c.linear, activate && sparse && !known);
+    if (known && sparse)
+      lookup.setKnownActive(true);
+    if (c.node->name == activeThrough)
+      known = false;
+    cur = lookup;
   }
   return cur;
 }
 
-/// The cell of `pl`'s parent that holds the element at `indices`.
-static Value buildCell(OpBuilder &b, Location loc, const snode::PlaceLayout &pl,
-                       ValueRange indices, bool activate) {
-  return buildPath(b, loc, *pl.tree, pl.levels, indices, activate);
+/// The cell of `pl`'s parent that holds the element at `indices` for the
+/// access `op` (whose tc.active names the levels known active).
+static Value buildCell(OpBuilder &b, Operation *op,
+                       const snode::PlaceLayout &pl, ValueRange indices,
+                       bool activate) {
+  StringRef through;
+  if (auto a = op->getAttrOfType<FlatSymbolRefAttr>(tc::kKnownActiveAttrName))
+    through = a.getValue();
+  return buildPath(b, op->getLoc(), *pl.tree, pl.levels, indices, activate,
+                   nullptr, through);
 }
 
 /// tc.is_active / activate / deactivate on the cell of container `n` at its
@@ -163,19 +179,18 @@ struct LowerFieldAccessPass
       Location loc = op->getLoc();
       if (auto load = dyn_cast<tc::LoadOp>(op)) {
         Value cell =
-            buildCell(b, loc, *pl, load.getIndices(), /*activate=*/false);
+            buildCell(b, op, *pl, load.getIndices(), /*activate=*/false);
         load.replaceAllUsesWith(snode::LoadOp::create(b, loc, load.getType(),
                                                       cell, field,
                                                       load.getComp())
                                     .getResult());
       } else if (auto store = dyn_cast<tc::StoreOp>(op)) {
         Value cell =
-            buildCell(b, loc, *pl, store.getIndices(), /*activate=*/true);
+            buildCell(b, op, *pl, store.getIndices(), /*activate=*/true);
         snode::StoreOp::create(b, loc, store.getValue(), cell, field,
                                store.getComp());
       } else if (auto rmw = dyn_cast<tc::AtomicRMWOp>(op)) {
-        Value cell =
-            buildCell(b, loc, *pl, rmw.getIndices(), /*activate=*/true);
+        Value cell = buildCell(b, op, *pl, rmw.getIndices(), /*activate=*/true);
         auto old = snode::AtomicRMWOp::create(
             b, loc, rmw.getType(), toSNodeAtomicKind(rmw.getKind()),
             rmw.getValue(), cell, field, rmw.getComp());

@@ -37,9 +37,45 @@ namespace {
 /// where ratio_a = shape[a] / node.cellIndexShape[a] (the extent below the
 /// node along axis a; axes below it only: shape[a]). Inactive cells cost
 /// one test, not one per element.
+/// The level of `levels` at `node`, or null.
+static const snode::LevelAccess *levelAt(ArrayRef<snode::LevelAccess> levels,
+                                         const snode::NodeLayout &node) {
+  for (const snode::LevelAccess &lv : levels)
+    if (lv.node == &node)
+      return &lv;
+  return nullptr;
+}
+
+/// Marks the field accesses in `region` at exactly `indices` whose field
+/// reaches `node`'s cells as the loop's own level `own` does (same extents
+/// below it): their cells down to `node` are the active cell the loop is in.
+static void markKnownActive(Region &region, const snode::SNodeLayout &layout,
+                            const snode::NodeLayout &node,
+                            const snode::LevelAccess &own,
+                            ArrayRef<Value> indices) {
+  auto attr = FlatSymbolRefAttr::get(region.getContext(), node.name);
+  region.walk([&](Operation *op) {
+    if (!isa<tc::LoadOp, tc::StoreOp, tc::AtomicRMWOp>(op))
+      return;
+    auto field = op->getAttrOfType<FlatSymbolRefAttr>("field");
+    const snode::PlaceLayout *pl = layout.lookupPlace(field.getValue());
+    if (!pl)
+      return;
+    const snode::LevelAccess *lv = levelAt(pl->levels, node);
+    if (!lv || lv->below != own.below)
+      return;
+    ValueRange idx = isa<tc::LoadOp>(op) ? op->getOperands()
+                                         : op->getOperands().drop_front();
+    if (idx.size() != indices.size() || !llvm::equal(idx, indices))
+      return;
+    op->setAttr(tc::kKnownActiveAttrName, attr);
+  });
+}
+
 static tc::ParallelForOp buildSparseLoop(OpBuilder &b, tc::StructForOp sf,
                                          const snode::NodeLayout &node,
-                                         ArrayRef<int64_t> shape) {
+                                         ArrayRef<int64_t> shape,
+                                         SmallVectorImpl<Value> &indices) {
   Location loc = sf.getLoc();
   Type i32 = b.getI32Type();
   auto cst = [&](OpBuilder &bb, int64_t v) -> Value {
@@ -59,7 +95,6 @@ static tc::ParallelForOp buildSparseLoop(OpBuilder &b, tc::StructForOp sf,
   auto ifOp = scf::IfOp::create(ob, loc, active, /*withElseRegion=*/false);
   tc::YieldOp::create(ob, loc);
   OpBuilder ib = OpBuilder::atBlockBegin(ifOp.thenBlock());
-  SmallVector<Value> indices;
   for (auto [a, extent] : llvm::enumerate(shape)) {
     int64_t ratio = a < cellRank ? extent / node.cellIndexShape[a] : extent;
     Value inner;
@@ -95,6 +130,7 @@ static tc::ParallelForOp buildSparseLoop(OpBuilder &b, tc::StructForOp sf,
 }
 
 struct LowerStructForPass : tic::impl::LowerStructForBase<LowerStructForPass> {
+  using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     snode::SNodeLayout layout(module);
@@ -150,7 +186,11 @@ struct LowerStructForPass : tic::impl::LowerStructForBase<LowerStructForPass> {
       }
       tc::ParallelForOp pf;
       if (sparse) {
-        pf = buildSparseLoop(b, sf, *sparse->node, shape);
+        SmallVector<Value> indices;
+        pf = buildSparseLoop(b, sf, *sparse->node, shape, indices);
+        if (knownActive)
+          markKnownActive(pf.getBody(), layout, *sparse->node, *sparse,
+                          indices);
       } else {
         pf = tc::ParallelForOp::create(b, loc, lbs, ubs);
         pf.getBody().takeBody(sf.getBody());
