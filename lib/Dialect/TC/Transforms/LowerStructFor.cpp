@@ -178,12 +178,6 @@ struct LowerStructForPass : tic::impl::LowerStructForBase<LowerStructForPass> {
       OpBuilder b(sf);
       Location loc = sf.getLoc();
       Type i32 = b.getI32Type();
-      SmallVector<Value> lbs, ubs;
-      Value zero = arith::ConstantIntOp::create(b, loc, i32, 0);
-      for (int64_t s : shape) {
-        lbs.push_back(zero);
-        ubs.push_back(arith::ConstantIntOp::create(b, loc, i32, s));
-      }
       tc::ParallelForOp pf;
       if (sparse) {
         SmallVector<Value> indices;
@@ -192,6 +186,12 @@ struct LowerStructForPass : tic::impl::LowerStructForBase<LowerStructForPass> {
           markKnownActive(pf.getBody(), layout, *sparse->node, *sparse,
                           indices);
       } else {
+        SmallVector<Value> lbs, ubs;
+        Value zero = arith::ConstantIntOp::create(b, loc, i32, 0);
+        for (int64_t s : shape) {
+          lbs.push_back(zero);
+          ubs.push_back(arith::ConstantIntOp::create(b, loc, i32, s));
+        }
         pf = tc::ParallelForOp::create(b, loc, lbs, ubs);
         pf.getBody().takeBody(sf.getBody());
       }
