@@ -1,0 +1,144 @@
+//===- SNodePoolTest.cpp - The pools of pointer SNodes in a context -------===//
+//
+// Runtime ABI 3: a module descriptor lists one pool per pointer SNode; the
+// context creates them, generated code allocates and frees cells by pool
+// number, and tic_rt_take_kernel_status (the end of a launch) recycles the
+// freed cells. MODULE_memory_stats is tic_rt_memory_stats.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestUtil.h"
+
+#include <atomic>
+#include <cstring>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+using tic::test::Context;
+using tic::test::makeDesc;
+
+namespace {
+
+const tic_rt_pool_desc kPools[] = {{"blocks", 256, 64}, {"leaves", 32, 4}};
+
+tic_rt_module_desc poolDesc() {
+  tic_rt_module_desc d = makeDesc();
+  d.num_pools = 2;
+  d.pools = kPools;
+  return d;
+}
+
+TEST(SNodePool, CellsAreZeroedDistinctAndCounted) {
+  tic_rt_module_desc desc = poolDesc();
+  Context ctx(desc);
+  ASSERT_EQ(ctx.status(), TC_OK) << tic_rt_last_error(nullptr);
+  std::set<void *> cells;
+  for (int i = 0; i < 10; ++i) {
+    void *c = tic_rt_snode_alloc(ctx, 0);
+    ASSERT_NE(c, nullptr);
+    const unsigned char *b = static_cast<const unsigned char *>(c);
+    for (int k = 0; k < 256; ++k)
+      ASSERT_EQ(b[k], 0);
+    std::memset(c, 0xab, 256);
+    cells.insert(c);
+  }
+  EXPECT_EQ(cells.size(), 10u);
+  tc_memory_stats ms;
+  ASSERT_EQ(tic_rt_memory_stats(ctx, "blocks", &ms), TC_OK);
+  EXPECT_EQ(ms.live_cells, 10u);
+  EXPECT_GE(ms.live_bytes, 10u * 256);
+  EXPECT_GE(ms.reserved_bytes, ms.committed_bytes);
+  ASSERT_EQ(tic_rt_memory_stats(ctx, "leaves", &ms), TC_OK);
+  EXPECT_EQ(ms.live_cells, 0u);
+}
+
+TEST(SNodePool, FreedCellsComeBackZeroedAfterTheLaunch) {
+  tic_rt_module_desc desc = poolDesc();
+  Context ctx(desc);
+  ASSERT_EQ(ctx.status(), TC_OK);
+  void *c = tic_rt_snode_alloc(ctx, 1);
+  ASSERT_NE(c, nullptr);
+  std::memset(c, 0x5a, 32);
+  tic_rt_snode_free(ctx, 1, c);
+  tc_memory_stats ms;
+  ASSERT_EQ(tic_rt_memory_stats(ctx, "leaves", &ms), TC_OK);
+  EXPECT_EQ(ms.live_cells, 0u);
+  EXPECT_EQ(tic_rt_take_kernel_status(ctx), TC_OK); // the launch ends
+  void *d = tic_rt_snode_alloc(ctx, 1);
+  ASSERT_EQ(d, c); // reused ...
+  const unsigned char *b = static_cast<const unsigned char *>(d);
+  for (int k = 0; k < 32; ++k)
+    EXPECT_EQ(b[k], 0) << k; // ... and zeroed
+}
+
+TEST(SNodePool, UnusedCellsAreReusableAtOnce) {
+  tic_rt_module_desc desc = poolDesc();
+  Context ctx(desc);
+  ASSERT_EQ(ctx.status(), TC_OK);
+  void *c = tic_rt_snode_alloc(ctx, 1);
+  ASSERT_NE(c, nullptr);
+  tic_rt_snode_release_unused(ctx, 1, c);
+  EXPECT_EQ(tic_rt_snode_alloc(ctx, 1), c); // no launch in between
+}
+
+TEST(SNodePool, ExhaustionIsAKernelFailureNamingTheSNode) {
+  tic_rt_module_desc desc = poolDesc();
+  tc_options o = Context::threads(1);
+  Context ctx(desc, &o);
+  ASSERT_EQ(ctx.status(), TC_OK);
+  // 4 cells, plus one for each thread's race.
+  for (int i = 0; i < 5; ++i)
+    ASSERT_NE(tic_rt_snode_alloc(ctx, 1), nullptr) << i;
+  EXPECT_EQ(tic_rt_snode_alloc(ctx, 1), nullptr);
+  EXPECT_EQ(tic_rt_take_kernel_status(ctx), TC_ERR_OUT_OF_MEMORY);
+  std::string msg = tic_rt_last_error(ctx);
+  EXPECT_NE(msg.find("leaves"), std::string::npos) << msg;
+}
+
+TEST(SNodePool, ConcurrentAllocationsAreDistinct) {
+  tic_rt_module_desc desc = poolDesc();
+  Context ctx(desc);
+  ASSERT_EQ(ctx.status(), TC_OK);
+  std::vector<void *> got(64, nullptr);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 8; ++i)
+        got[t * 8 + i] = tic_rt_snode_alloc(ctx, 0);
+    });
+  for (std::thread &t : threads)
+    t.join();
+  std::set<void *> distinct(got.begin(), got.end());
+  EXPECT_EQ(distinct.size(), 64u);
+  EXPECT_EQ(distinct.count(nullptr), 0u);
+}
+
+TEST(SNodePool, MemoryStatsOfTheContextAndErrors) {
+  tic_rt_module_desc desc = poolDesc();
+  Context ctx(desc);
+  ASSERT_EQ(ctx.status(), TC_OK);
+  ASSERT_NE(tic_rt_snode_alloc(ctx, 0), nullptr);
+  tc_memory_stats all, blocks;
+  ASSERT_EQ(tic_rt_memory_stats(ctx, nullptr, &all), TC_OK);
+  ASSERT_EQ(tic_rt_memory_stats(ctx, "blocks", &blocks), TC_OK);
+  EXPECT_EQ(all.live_cells, 1u);
+  EXPECT_EQ(all.live_bytes, desc.root_size + blocks.live_bytes);
+  EXPECT_GE(all.reserved_bytes, desc.root_size + blocks.reserved_bytes);
+  EXPECT_EQ(tic_rt_memory_stats(ctx, "nope", &all), TC_ERR_INVALID_ARGUMENT);
+  std::string msg = tic_rt_last_error(ctx);
+  EXPECT_NE(msg.find("nope"), std::string::npos) << msg;
+  EXPECT_EQ(tic_rt_memory_stats(ctx, nullptr, nullptr),
+            TC_ERR_INVALID_ARGUMENT);
+}
+
+TEST(SNodePool, MissingPoolTableIsRejected) {
+  tic_rt_module_desc desc = poolDesc();
+  desc.pools = nullptr;
+  Context ctx(desc);
+  EXPECT_EQ(ctx.status(), TC_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(ctx.get(), nullptr);
+}
+
+} // namespace
