@@ -1,0 +1,408 @@
+//===- NodeKinds.cpp - snode.lookup / is_active / deactivate by kind ------===//
+//
+// Part of convert-snode-to-llvm: the one place that differs per node kind.
+//   dense      lookup = container + l * cell_size; always active
+//   bitmasked  the same cells; one activity bit per cell in 32-bit words
+//              after them; activation sets it (one atomic `or` when clear),
+//              deactivation clears it and zeroes the cell
+//   pointer    an 8-byte slot per cell; reads of a null slot get the ambient
+//              zero cell, activation allocates (snode.alloc_cell) and
+//              installs with a compare-and-swap, deactivation exchanges the
+//              slot with null and frees the cell (snode.free_cell)
+// Deactivation first returns the pointer cells nested below to their pools.
+// docs/sparse.md.
+//
+//===----------------------------------------------------------------------===//
+#include "SNodePattern.h"
+
+#include "tic/Conversion/SNodeToLLVM.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace tic;
+using namespace tic::snode;
+using namespace tic::snode::lowering;
+
+Value lowering::byteOffset(OpBuilder &b, Location loc, Value base,
+                           int64_t off) {
+  if (off == 0)
+    return base;
+  Type ptrTy = LLVM::LLVMPointerType::get(b.getContext());
+  Value c = arith::ConstantIntOp::create(b, loc, b.getI64Type(), off);
+  return LLVM::GEPOp::create(b, loc, ptrTy, b.getI8Type(), base, ValueRange{c},
+                             LLVM::GEPNoWrapFlags::inbounds);
+}
+
+Value lowering::lowerDenseLookup(OpBuilder &b, Location loc,
+                                 const NodeLayout &n, Value container,
+                                 Value linear) {
+  // Sign extension distributes over the `nsw` index arithmetic (the value
+  // is non-negative in range, so zero extension would be equal).
+  if (!linear.getType().isInteger(64))
+    linear = arith::ExtSIOp::create(b, loc, b.getI64Type(), linear);
+  Type cellTy = LLVM::LLVMArrayType::get(b.getI8Type(), n.cellSize);
+  return LLVM::GEPOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()),
+                             cellTy, container, ValueRange{linear},
+                             LLVM::GEPNoWrapFlags::inbounds);
+}
+
+namespace {
+
+/// A bitmasked cell's activity bit: the address of its 32-bit mask word
+/// and the bit in it.
+struct MaskBit {
+  Value word, bit;
+};
+static MaskBit maskBit(OpBuilder &b, Location loc, const NodeLayout &n,
+                       Value container, Value linear) {
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  if (!linear.getType().isInteger(64))
+    linear = arith::ExtUIOp::create(b, loc, i64, linear);
+  Value words = byteOffset(b, loc, container, n.maskOffset);
+  Value w = arith::ShRUIOp::create(
+      b, loc, linear, arith::ConstantIntOp::create(b, loc, i64, 5));
+  Value word = LLVM::GEPOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext()), i32, words,
+      ValueRange{w}, LLVM::GEPNoWrapFlags::inbounds);
+  Value pos = arith::TruncIOp::create(
+      b, loc, i32,
+      arith::AndIOp::create(b, loc, linear,
+                            arith::ConstantIntOp::create(b, loc, i64, 31)));
+  Value bit = arith::ShLIOp::create(
+      b, loc, arith::ConstantIntOp::create(b, loc, i32, 1), pos);
+  return {word, bit};
+}
+
+/// Whether the bit is set (an atomic read: other threads may be setting
+/// bits of the same word).
+static Value testBit(OpBuilder &b, Location loc, const MaskBit &m) {
+  Type i32 = b.getI32Type();
+  Value w =
+      LLVM::LoadOp::create(b, loc, i32, m.word, /*alignment=*/4,
+                           /*isVolatile=*/false, /*isNonTemporal=*/false,
+                           /*isInvariant=*/false, /*isInvariantGroup=*/false,
+                           LLVM::AtomicOrdering::monotonic);
+  Value set = arith::AndIOp::create(b, loc, w, m.bit);
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, set,
+                               arith::ConstantIntOp::create(b, loc, i32, 0));
+}
+
+/// The zero cell every non-activating lookup of an inactive pointer cell
+/// returns (reads see 0, nested nodes read as inactive), and the cell an
+/// activating lookup returns when the pool is used up (the launch fails;
+/// its writes go nowhere). Internal zero-initialized globals, as large as
+/// the largest pointer cell.
+
+/// The slot of cell %l of a pointer container (8-byte pointers).
+static Value pointerSlot(OpBuilder &b, Location loc, Value container,
+                         Value linear) {
+  if (!linear.getType().isInteger(64))
+    linear = arith::ExtSIOp::create(b, loc, b.getI64Type(), linear);
+  Type ptrTy = LLVM::LLVMPointerType::get(b.getContext());
+  return LLVM::GEPOp::create(b, loc, ptrTy, ptrTy, container,
+                             ValueRange{linear},
+                             LLVM::GEPNoWrapFlags::inbounds);
+}
+
+static Value loadSlot(OpBuilder &b, Location loc, Value slot) {
+  Type ptrTy = LLVM::LLVMPointerType::get(b.getContext());
+  return LLVM::LoadOp::create(b, loc, ptrTy, slot, /*alignment=*/8,
+                              /*isVolatile=*/false, /*isNonTemporal=*/false,
+                              /*isInvariant=*/false,
+                              /*isInvariantGroup=*/false,
+                              LLVM::AtomicOrdering::acquire);
+}
+
+static Value isNull(OpBuilder &b, Location loc, Value p) {
+  Value null = LLVM::ZeroOp::create(b, loc, p.getType());
+  return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, p, null);
+}
+
+/// The cell of slot `slot` of pointer node `n`, allocated from its pool
+/// when null: the first thread whose compare-and-swap installs its cell
+/// wins, the others return theirs to the pool and use the winner's.
+static Value activatePointerCell(OpBuilder &b, Location loc,
+                                 const NodeLayout &n, Value slot) {
+  Type ptrTy = LLVM::LLVMPointerType::get(b.getContext());
+  Value p = loadSlot(b, loc, slot);
+  auto ifNull = scf::IfOp::create(b, loc, TypeRange{ptrTy}, isNull(b, loc, p),
+                                  /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(ifNull.thenBlock());
+    Value fresh = AllocCellOp::create(b, loc, ptrTy, n.name);
+    auto ifOOM = scf::IfOp::create(b, loc, TypeRange{ptrTy},
+                                   isNull(b, loc, fresh), true);
+    b.setInsertionPointToStart(ifOOM.thenBlock());
+    scf::YieldOp::create(
+        b, loc,
+        ValueRange{LLVM::AddressOfOp::create(b, loc, ptrTy, kSinkCell)});
+    b.setInsertionPointToStart(ifOOM.elseBlock());
+    Value null = LLVM::ZeroOp::create(b, loc, ptrTy);
+    auto cas = LLVM::AtomicCmpXchgOp::create(b, loc, slot, null, fresh,
+                                             LLVM::AtomicOrdering::acq_rel,
+                                             LLVM::AtomicOrdering::acquire);
+    Value old = LLVM::ExtractValueOp::create(b, loc, cas, 0);
+    Value won = LLVM::ExtractValueOp::create(b, loc, cas, 1);
+    auto ifWon = scf::IfOp::create(b, loc, TypeRange{ptrTy}, won, true);
+    b.setInsertionPointToStart(ifWon.thenBlock());
+    scf::YieldOp::create(b, loc, ValueRange{fresh});
+    b.setInsertionPointToStart(ifWon.elseBlock());
+    FreeCellOp::create(b, loc, fresh, n.name, /*unused=*/true);
+    scf::YieldOp::create(b, loc, ValueRange{old});
+    b.setInsertionPointAfter(ifWon);
+    scf::YieldOp::create(b, loc, ifWon.getResults());
+    b.setInsertionPointAfter(ifOOM);
+    scf::YieldOp::create(b, loc, ifOOM.getResults());
+    b.setInsertionPointToStart(ifNull.elseBlock());
+    scf::YieldOp::create(b, loc, ValueRange{p});
+  }
+  return ifNull.getResult(0);
+}
+
+/// Lookups of a bitmasked node: its cells are in the container, and
+/// inactive ones hold zeros (deactivation clears them), so a lookup that
+/// does not activate is the dense address and reads of an inactive cell see
+/// 0. A pointer node's cells are in its pool: a lookup that does not
+/// activate returns the ambient cell for a null slot.
+struct LookupLowering : SNodePattern<LookupOp> {
+  using SNodePattern::SNodePattern;
+  LogicalResult
+  matchAndRewrite(LookupOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const NodeLayout *n = node(op, op.getNode(), rewriter);
+    if (!n)
+      return failure();
+    Location loc = op.getLoc();
+    // One case per node kind; `activate` means nothing on a dense node.
+    switch (op.getKind()) {
+    case SNodeKind::Dense:
+      rewriter.replaceOp(op, lowerDenseLookup(rewriter, loc, *n,
+                                              adaptor.getContainer(),
+                                              adaptor.getLinear()));
+      return success();
+    case SNodeKind::Bitmasked: {
+      if (op.getActivate()) {
+        // Set the bit unless it is set already (most writes find it set:
+        // no atomic, no contention on the word).
+        MaskBit m = maskBit(rewriter, loc, *n, adaptor.getContainer(),
+                            adaptor.getLinear());
+        Value clear =
+            arith::XOrIOp::create(rewriter, loc, testBit(rewriter, loc, m),
+                                  arith::ConstantIntOp::create(
+                                      rewriter, loc, rewriter.getI1Type(), 1));
+        auto ifOp = scf::IfOp::create(rewriter, loc, clear,
+                                      /*withElseRegion=*/false);
+        OpBuilder::InsertionGuard g(rewriter);
+        rewriter.setInsertionPointToStart(ifOp.thenBlock());
+        LLVM::AtomicRMWOp::create(rewriter, loc, LLVM::AtomicBinOp::_or, m.word,
+                                  m.bit, LLVM::AtomicOrdering::monotonic);
+        rewriter.setInsertionPointAfter(ifOp);
+        rewriter.replaceOp(op, lowerDenseLookup(rewriter, loc, *n,
+                                                adaptor.getContainer(),
+                                                adaptor.getLinear()));
+        return success();
+      }
+      rewriter.replaceOp(op, lowerDenseLookup(rewriter, loc, *n,
+                                              adaptor.getContainer(),
+                                              adaptor.getLinear()));
+      return success();
+    }
+    case SNodeKind::Pointer: {
+      Value slot = pointerSlot(rewriter, loc, adaptor.getContainer(),
+                               adaptor.getLinear());
+      if (op.getActivate()) {
+        rewriter.replaceOp(op, activatePointerCell(rewriter, loc, *n, slot));
+        return success();
+      }
+      Value p = loadSlot(rewriter, loc, slot);
+      if (op.getKnownActive()) {
+        // The struct-for's own cell: active, so the slot holds it.
+        rewriter.replaceOp(op, p);
+        return success();
+      }
+      Value ambient = LLVM::AddressOfOp::create(
+          rewriter, loc, LLVM::LLVMPointerType::get(getContext()),
+          kAmbientCell);
+      rewriter.replaceOpWithNewOp<LLVM::SelectOp>(op, isNull(rewriter, loc, p),
+                                                  ambient, p);
+      return success();
+    }
+    default:
+      return rewriter.notifyMatchFailure(op, "no lowering for this node kind");
+    }
+  }
+};
+
+/// is_active: one case per node kind (always-active nodes usually fold
+/// first).
+struct IsActiveLowering : SNodePattern<IsActiveOp> {
+  using SNodePattern::SNodePattern;
+  LogicalResult
+  matchAndRewrite(IsActiveOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (isAlwaysActive(op.getKind())) {
+      rewriter.replaceOpWithNewOp<arith::ConstantIntOp>(
+          op, rewriter.getI1Type(), 1);
+      return success();
+    }
+    const NodeLayout *n = node(op, op.getNode(), rewriter);
+    if (!n)
+      return failure();
+    switch (op.getKind()) {
+    case SNodeKind::Bitmasked:
+      rewriter.replaceOp(
+          op, testBit(rewriter, op.getLoc(),
+                      maskBit(rewriter, op.getLoc(), *n, adaptor.getContainer(),
+                              adaptor.getLinear())));
+      return success();
+    case SNodeKind::Pointer: {
+      Location loc = op.getLoc();
+      Value p = loadSlot(rewriter, loc,
+                         pointerSlot(rewriter, loc, adaptor.getContainer(),
+                                     adaptor.getLinear()));
+      Value null = LLVM::ZeroOp::create(rewriter, loc, p.getType());
+      rewriter.replaceOpWithNewOp<LLVM::ICmpOp>(op, LLVM::ICmpPredicate::ne, p,
+                                                null);
+      return success();
+    }
+    default:
+      return rewriter.notifyMatchFailure(op, "no lowering for this node kind");
+    }
+  }
+};
+
+/// Whether a pointer node is in the subtree of `n`'s cells.
+static bool holdsPointerCells(const SNodeLayout &layout, const NodeLayout &n) {
+  for (const NodeLayout &c : layout.getNodes())
+    if (c.parent == &n &&
+        (c.kind == SNodeKind::Pointer || holdsPointerCells(layout, c)))
+      return true;
+  return false;
+}
+
+/// Returns the pointer cells held in `cell` (a cell of node `n` being
+/// deactivated) to their pools, depth first: every slot of every pointer
+/// node below it, through dense and bitmasked levels and nested pointer
+/// cells. The cell itself is cleared (bitmasked) or freed (pointer) by the
+/// caller, so the slots need not be reset.
+static void releaseNestedCells(OpBuilder &b, Location loc,
+                               const SNodeLayout &layout, const NodeLayout &n,
+                               Value cell) {
+  Type i64 = b.getI64Type();
+  Type ptrTy = LLVM::LLVMPointerType::get(b.getContext());
+  for (const NodeLayout &c : layout.getNodes()) {
+    if (c.parent != &n)
+      continue;
+    bool isPointer = c.kind == SNodeKind::Pointer;
+    if (!isPointer && !holdsPointerCells(layout, c))
+      continue;
+    Value container = byteOffset(b, loc, cell, c.offsetInParent);
+    auto loop = scf::ForOp::create(
+        b, loc, arith::ConstantIntOp::create(b, loc, i64, 0),
+        arith::ConstantIntOp::create(b, loc, i64, c.numCells),
+        arith::ConstantIntOp::create(b, loc, i64, 1));
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value l = loop.getInductionVar();
+    if (!isPointer) {
+      releaseNestedCells(b, loc, layout, c,
+                         lowerDenseLookup(b, loc, c, container, l));
+      continue;
+    }
+    Value p = LLVM::LoadOp::create(b, loc, ptrTy,
+                                   pointerSlot(b, loc, container, l), 8);
+    Value null = LLVM::ZeroOp::create(b, loc, ptrTy);
+    auto ifSet = scf::IfOp::create(
+        b, loc, LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, p, null),
+        false);
+    b.setInsertionPointToStart(ifSet.thenBlock());
+    releaseNestedCells(b, loc, layout, c, p);
+    FreeCellOp::create(b, loc, p, c.name);
+  }
+}
+
+/// deactivate: one case per node kind.
+struct DeactivateLowering : SNodePattern<DeactivateOp> {
+  using SNodePattern::SNodePattern;
+  LogicalResult
+  matchAndRewrite(DeactivateOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const NodeLayout *n = node(op, op.getNode(), rewriter);
+    if (!n)
+      return failure();
+    Location loc = op.getLoc();
+    switch (op.getKind()) {
+    case SNodeKind::Bitmasked: {
+      // Clear the bit; if it was set, return the pointer cells below to
+      // their pools and zero the cell (its fields and every node below it),
+      // so that it reads 0 and a later activation starts from 0.
+      MaskBit m = maskBit(rewriter, loc, *n, adaptor.getContainer(),
+                          adaptor.getLinear());
+      Type i32 = rewriter.getI32Type();
+      Value notBit = arith::XOrIOp::create(
+          rewriter, loc, m.bit,
+          arith::ConstantIntOp::create(rewriter, loc, i32, -1));
+      Value oldWord = LLVM::AtomicRMWOp::create(
+          rewriter, loc, LLVM::AtomicBinOp::_and, m.word, notBit,
+          LLVM::AtomicOrdering::monotonic);
+      Value wasActive = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::ne,
+          arith::AndIOp::create(rewriter, loc, oldWord, m.bit),
+          arith::ConstantIntOp::create(rewriter, loc, i32, 0));
+      auto ifActive = scf::IfOp::create(rewriter, loc, wasActive, false);
+      OpBuilder::InsertionGuard g(rewriter);
+      rewriter.setInsertionPointToStart(ifActive.thenBlock());
+      if (n->cellSize > 0) {
+        Value cell = lowerDenseLookup(rewriter, loc, *n, adaptor.getContainer(),
+                                      adaptor.getLinear());
+        releaseNestedCells(rewriter, loc, layout, *n, cell);
+        Value zero = LLVM::ConstantOp::create(
+            rewriter, loc, rewriter.getI8Type(), rewriter.getI8IntegerAttr(0));
+        Value len =
+            LLVM::ConstantOp::create(rewriter, loc, rewriter.getI64Type(),
+                                     rewriter.getI64IntegerAttr(n->cellSize));
+        LLVM::MemsetOp::create(rewriter, loc, cell, zero, len,
+                               /*isVolatile=*/false);
+      }
+      rewriter.setInsertionPointAfter(ifActive);
+      rewriter.eraseOp(op);
+      return success();
+    }
+    case SNodeKind::Pointer: {
+      // Take the cell out of its slot; whoever gets it non-null returns the
+      // pointer cells nested in it and then it to their pools (zeroed there
+      // before reuse: a reactivated cell reads 0).
+      Value slot = pointerSlot(rewriter, loc, adaptor.getContainer(),
+                               adaptor.getLinear());
+      Value null = LLVM::ZeroOp::create(
+          rewriter, loc, LLVM::LLVMPointerType::get(getContext()));
+      Value old =
+          LLVM::AtomicRMWOp::create(rewriter, loc, LLVM::AtomicBinOp::xchg,
+                                    slot, null, LLVM::AtomicOrdering::acq_rel);
+      Value wasSet = LLVM::ICmpOp::create(rewriter, loc,
+                                          LLVM::ICmpPredicate::ne, old, null);
+      auto ifSet = scf::IfOp::create(rewriter, loc, wasSet, false);
+      OpBuilder::InsertionGuard g(rewriter);
+      rewriter.setInsertionPointToStart(ifSet.thenBlock());
+      releaseNestedCells(rewriter, loc, layout, *n, old);
+      FreeCellOp::create(rewriter, loc, old, n->name);
+      rewriter.setInsertionPointAfter(ifSet);
+      rewriter.eraseOp(op);
+      return success();
+    }
+    default:
+      return rewriter.notifyMatchFailure(op, "no lowering for this node kind");
+    }
+  }
+};
+
+} // namespace
+
+void lowering::populateNodeKindPatterns(const TypeConverter &converter,
+                                        RewritePatternSet &patterns,
+                                        const SNodeLayout &layout) {
+  patterns.add<LookupLowering, IsActiveLowering, DeactivateLowering>(
+      converter, patterns.getContext(), layout);
+}

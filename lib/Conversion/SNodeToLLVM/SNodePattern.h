@@ -1,0 +1,56 @@
+//===- SNodePattern.h - shared by the snode -> LLVM patterns ----*- C++ -*-===//
+//
+// Internal to lib/Conversion/SNodeToLLVM: the base of every snode pattern
+// (the recorded layout and a node lookup) and the address arithmetic the
+// generic patterns (SNodeToLLVM.cpp) and the per-kind ones (NodeKinds.cpp)
+// share.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TIC_LIB_CONVERSION_SNODETOLLVM_SNODEPATTERN_H
+#define TIC_LIB_CONVERSION_SNODETOLLVM_SNODEPATTERN_H
+
+#include "tic/Dialect/SNode/SNodeLayout.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace tic::snode::lowering {
+
+template <typename Op> struct SNodePattern : mlir::OpConversionPattern<Op> {
+  SNodePattern(const mlir::TypeConverter &tc, mlir::MLIRContext *ctx,
+               const SNodeLayout &layout)
+      : mlir::OpConversionPattern<Op>(tc, ctx), layout(layout) {}
+  const SNodeLayout &layout;
+
+  const NodeLayout *node(Op op, llvm::StringRef name,
+                         mlir::ConversionPatternRewriter &rewriter) const {
+    const NodeLayout *n = layout.lookupNode(name);
+    if (!n) {
+      (void)rewriter.notifyMatchFailure(op, "unknown SNode");
+      return nullptr;
+    }
+    if (!n->supported) {
+      (void)rewriter.notifyMatchFailure(op, "unsupported SNode kind");
+      return nullptr;
+    }
+    return n;
+  }
+};
+
+/// `base` + `off` bytes.
+mlir::Value byteOffset(mlir::OpBuilder &b, mlir::Location loc, mlir::Value base,
+                       int64_t off);
+/// Cell %l of a dense container: %cont + %l * cell_size.
+mlir::Value lowerDenseLookup(mlir::OpBuilder &b, mlir::Location loc,
+                             const NodeLayout &n, mlir::Value container,
+                             mlir::Value linear);
+/// The per-kind lowerings of snode.lookup, snode.is_active and
+/// snode.deactivate (NodeKinds.cpp).
+void populateNodeKindPatterns(const mlir::TypeConverter &converter,
+                              mlir::RewritePatternSet &patterns,
+                              const SNodeLayout &layout);
+
+} // namespace tic::snode::lowering
+
+#endif
