@@ -155,6 +155,16 @@ int main(void) {
   EXPECT_TRUE(ms.live_cells == 12);
   EXPECT_TRUE(ms.committed_bytes <= (1u << 20));
 
+  /* One SNode's cells only (MODULE_<snode>_deactivate_all, for the
+     let-named sparse SNodes). */
+  CHECK(sparse_pointer_count_cb(ctx, &n));
+  EXPECT_TRUE(n == 64);
+  CHECK(sparse_pointer_blk_deactivate_all(ctx));
+  CHECK(sparse_pointer_count_blk(ctx, &n));
+  EXPECT_TRUE(n == 0);
+  CHECK(sparse_pointer_count_cb(ctx, &n));
+  EXPECT_TRUE(n == 64);
+
   /* deactivate_all frees every block. */
   CHECK(sparse_pointer_deactivate_all(ctx));
   CHECK(sparse_pointer_count_blk(ctx, &n));

@@ -98,28 +98,6 @@ bool isValueType(const tic::Type *t) {
 
 namespace {
 
-const char *snodeKindName(tsema::SNode::Kind k) {
-  switch (k) {
-  case tsema::SNode::Kind::Root:
-    return "root";
-  case tsema::SNode::Kind::Dense:
-    return "dense";
-  case tsema::SNode::Kind::Bitmasked:
-    return "bitmasked";
-  case tsema::SNode::Kind::Pointer:
-    return "pointer";
-  case tsema::SNode::Kind::Hash:
-    return "hash";
-  case tsema::SNode::Kind::Dynamic:
-    return "dynamic";
-  case tsema::SNode::Kind::BitStruct:
-    return "bit_struct";
-  case tsema::SNode::Kind::BitArray:
-    return "bit_array";
-  }
-  return "?";
-}
-
 /// The local variable at the root of an lvalue expression, if any.
 const tsema::LocalVar *rootLocal(const tast::Expr *e) {
   while (e) {
@@ -210,7 +188,7 @@ void Generator::genSNode(const tsema::SNode *n) {
   if (n->kind != tsema::SNode::Kind::Dense &&
       n->kind != tsema::SNode::Kind::Bitmasked &&
       n->kind != tsema::SNode::Kind::Pointer) {
-    error(n->range, std::string("'") + snodeKindName(n->kind) +
+    error(n->range, std::string("'") + tsema::SNode::kindName(n->kind) +
                         "' SNodes are not supported yet (dense, bitmasked "
                         "and pointer layouts can be compiled)");
     return;
@@ -253,22 +231,10 @@ void Generator::genLayout(ModuleOp module) {
     if (quant)
       unsupported(f->range, "the quantized field '" + f->name + "'");
   }
-  // Node symbols: the layout `let` name when it is free, else KIND<id>.
-  std::set<std::string> used;
-  for (auto &f : M.fields)
-    used.insert(f->name);
-  used.insert("root");
-  for (const tsema::SNode *n : M.snodes) {
-    if (n == M.root.get())
-      continue;
-    std::string name = n->letName;
-    if (name.empty() || used.count(name))
-      name = std::string(snodeKindName(n->kind)) + std::to_string(n->id);
-    while (used.count(name))
-      name += "_";
-    used.insert(name);
+  // Node symbols: the layout `let` name when it is free, else KIND<id>
+  // (the C interface names them the same way).
+  for (auto &[n, name] : M.snodeSymbols())
     nodeNames[n] = name;
-  }
   bool any = !M.root->children.empty() || !M.root->places.empty();
   if (!any)
     return;

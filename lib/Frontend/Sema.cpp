@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 using namespace tic;
 using namespace tic::sema;
@@ -19,20 +20,6 @@ std::string sema::typeName(const Type *t) { return t ? t->str() : "<error>"; }
 std::string sema::axisName(Axis a) {
   static const char *names = "ijkl";
   return a < kMaxAxes ? std::string(1, names[a]) : "?";
-}
-
-const char *SNode::kindName(Kind k) {
-  switch (k) {
-  case Kind::Root: return "root";
-  case Kind::Dense: return "dense";
-  case Kind::Bitmasked: return "bitmasked";
-  case Kind::Pointer: return "pointer";
-  case Kind::Hash: return "hash";
-  case Kind::Dynamic: return "dynamic";
-  case Kind::BitStruct: return "bit_struct";
-  case Kind::BitArray: return "bit_array";
-  }
-  return "?";
 }
 
 std::string TemplateArg::str() const {

@@ -58,6 +58,7 @@
 #include <map>
 #include <memory>
 #include <ostream>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -247,7 +248,27 @@ struct SNode {
   std::vector<int64_t> extents;
   bool underHash = false;          // this node or an ancestor is Hash
 
-  static const char *kindName(Kind k); // "dense", "bit_struct", ...
+  static const char *kindName(Kind k) { // "dense", "bit_struct", ...
+    switch (k) {
+    case Kind::Root:
+      return "root";
+    case Kind::Dense:
+      return "dense";
+    case Kind::Bitmasked:
+      return "bitmasked";
+    case Kind::Pointer:
+      return "pointer";
+    case Kind::Hash:
+      return "hash";
+    case Kind::Dynamic:
+      return "dynamic";
+    case Kind::BitStruct:
+      return "bit_struct";
+    case Kind::BitArray:
+      return "bit_array";
+    }
+    return "?";
+  }
   bool isSparse() const {
     return kind == Kind::Pointer || kind == Kind::Bitmasked ||
            kind == Kind::Hash || kind == Kind::Dynamic;
@@ -349,6 +370,31 @@ struct CheckedModule {
   const CheckedFunction *findKernel(const std::string &n) const;
   /// Readable dump (`tic --emit=sema`).
   void dump(std::ostream &os) const;
+
+  /// The unique symbol of every SNode but the root, as the generated code
+  /// and the C interface name it: the layout's `let` name when no field and
+  /// no earlier SNode has it (nor "root"), else KIND<id> (underscores
+  /// appended until free).
+  /// (Inline: the C interface generator uses it without linking the front
+  /// end.)
+  std::map<const SNode *, std::string> snodeSymbols() const {
+    std::map<const SNode *, std::string> names;
+    std::set<std::string> used{"root"};
+    for (const auto &f : fields)
+      used.insert(f->name);
+    for (const SNode *n : snodes) {
+      if (!n || n == root.get())
+        continue;
+      std::string name = n->letName;
+      if (name.empty() || used.count(name))
+        name = std::string(SNode::kindName(n->kind)) + std::to_string(n->id);
+      while (used.count(name))
+        name += "_";
+      used.insert(name);
+      names[n] = name;
+    }
+    return names;
+  }
 
   CheckedModule();
   ~CheckedModule();

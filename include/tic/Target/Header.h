@@ -113,6 +113,14 @@ struct ConstantDesc {
   std::string overrideText;
 };
 
+/// A sparse SNode named with `let` in the layout: it gets
+/// MODULE_<name>_deactivate_all. `symbol` is its name in the IR
+/// (CheckedModule::snodeSymbols: the let name unless a field has it).
+struct SparseNodeDesc {
+  std::string name;
+  std::string symbol;
+};
+
 struct ModuleInterface {
   std::string name;       ///< module name: the C prefix
   std::string upperName;  ///< macro prefix
@@ -124,6 +132,7 @@ struct ModuleInterface {
   std::vector<KernelDesc> kernels;
   std::vector<std::string> layoutLines; ///< the SNode tree, one node a line
   bool hasSparse = false; ///< a pointer/bitmasked/hash/dynamic SNode exists
+  std::vector<SparseNodeDesc> sparseNodes; ///< the let-named sparse ones
   /// Problems found while describing (C name clashes, ...). A module with
   /// errors must not be compiled.
   std::vector<std::string> errors;

@@ -54,6 +54,10 @@ namespace tic {
 constexpr const char *kPoolsAttrName = "tic.pools";
 /// The tc.kernel behind MODULE_deactivate_all (tic-generate-field-accessors).
 constexpr const char *kDeactivateAllKernel = "__tic_deactivate_all";
+/// The tc.kernel behind MODULE_<snode>_deactivate_all, by the node's symbol.
+inline std::string deactivateKernelName(llvm::StringRef symbol) {
+  return ("__tic_deactivate_" + symbol).str();
+}
 
 /// Name of the module attribute holding the interface JSON.
 constexpr const char *kInterfaceAttrName = "tic.interface";

@@ -577,6 +577,23 @@ void Generator::genMisc() {
     else
       LLVM::ReturnOp::create(b, loc, cst(b, i32, kOk)); // dense only: nothing to do
   }
+  // <snode>_deactivate_all, per let-named sparse SNode
+  for (const iface::SparseNodeDesc &n : m.sparseNodes) {
+    std::string name = M + "_" + n.name + "_deactivate_all";
+    auto fn = newFunction(name, i32, {ptrTy}, b);
+    Value c = fn.getArgument(0);
+    checkCtx(b, c, name);
+    if (auto k = kernelFunc(deactivateKernelName(n.symbol), false)) {
+      LLVM::CallOp::create(b, loc, k, ValueRange{c});
+      LLVM::ReturnOp::create(b, loc, takeStatus(b, c));
+    } else {
+      LLVM::ReturnOp::create(
+          b, loc,
+          fail(b, c, kUnsupported,
+               name + ": the sparse SNodes of this module are not supported "
+                      "by this version of tic yet"));
+    }
+  }
   // memory_stats(ctx, snode, out)
   {
     auto fn = newFunction(M + "_memory_stats", i32, {ptrTy, ptrTy, ptrTy}, b);

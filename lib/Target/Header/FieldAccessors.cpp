@@ -308,13 +308,46 @@ void GenerateFieldAccessorsPass::generate(ModuleOp module, const FieldDesc &f,
   }
 }
 
-/// __tic_deactivate_all(): every active cell of every sparse node with no
-/// sparse ancestor is deactivated (which clears its subtree), by a
-/// struct-for over the node. Not generated when a sparse node cannot be
-/// lowered yet (the C function then reports TC_ERR_UNSUPPORTED) or when
-/// there is none (it has nothing to do).
-static void generateDeactivateAll(ModuleOp module,
-                                  const snode::SNodeLayout &layout) {
+/// Appends to `b` a struct-for deactivating every active cell of `n`
+/// (which clears its subtree).
+static void addDeactivateLoop(OpBuilder &b, Location loc,
+                              const snode::NodeLayout &n) {
+  MLIRContext *ctx = b.getContext();
+  Type i32 = IntegerType::get(ctx, 32);
+  auto sym = FlatSymbolRefAttr::get(ctx, n.name);
+  auto sf = tc::StructForOp::create(b, loc, sym, UnitAttr(), IntegerAttr(),
+                                    IntegerAttr(), IntegerAttr());
+  unsigned rank = n.cellIndexShape.size();
+  OpBuilder bb(ctx);
+  Block *body = bb.createBlock(&sf.getBody(), {}, SmallVector<Type>(rank, i32),
+                               SmallVector<Location>(rank, loc));
+  tc::DeactivateOp::create(bb, loc, sym, body->getArguments());
+  tc::YieldOp::create(bb, loc);
+}
+
+/// A kernel `name` of one struct-for deactivating the cells of each node.
+static void
+generateDeactivateKernel(ModuleOp module, StringRef name,
+                         ArrayRef<const snode::NodeLayout *> nodes) {
+  MLIRContext *ctx = module.getContext();
+  Location loc = module.getLoc();
+  OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
+  auto k = tc::KernelOp::create(mb, loc, name, FunctionType::get(ctx, {}, {}));
+  OpBuilder b = OpBuilder::atBlockEnd(&k.getBody().front());
+  for (const snode::NodeLayout *n : nodes)
+    addDeactivateLoop(b, loc, *n);
+  tc::ReturnOp::create(b, loc, ValueRange{});
+}
+
+/// __tic_deactivate_all(): the active cells of every sparse node with no
+/// sparse ancestor (deactivating them clears the rest), and
+/// __tic_deactivate_<node>() for each let-named sparse node of the
+/// interface. None where a sparse node cannot be lowered yet (the C
+/// functions then report TC_ERR_UNSUPPORTED), and no __tic_deactivate_all
+/// without sparse nodes (it has nothing to do).
+static void generateDeactivateKernels(ModuleOp module,
+                                      const snode::SNodeLayout &layout,
+                                      const ModuleInterface &m) {
   SmallVector<const snode::NodeLayout *> tops;
   for (const snode::NodeLayout &n : layout.getNodes()) {
     if (snode::isAlwaysActive(n.kind))
@@ -329,26 +362,10 @@ static void generateDeactivateAll(ModuleOp module,
   }
   if (tops.empty())
     return;
-  MLIRContext *ctx = module.getContext();
-  Location loc = module.getLoc();
-  OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
-  auto k = tc::KernelOp::create(mb, loc, kDeactivateAllKernel,
-                                FunctionType::get(ctx, {}, {}));
-  OpBuilder b = OpBuilder::atBlockEnd(&k.getBody().front());
-  Type i32 = IntegerType::get(ctx, 32);
-  for (const snode::NodeLayout *n : tops) {
-    auto sym = FlatSymbolRefAttr::get(ctx, n->name);
-    auto sf = tc::StructForOp::create(b, loc, sym, UnitAttr(), IntegerAttr(),
-                                      IntegerAttr(), IntegerAttr());
-    unsigned rank = n->cellIndexShape.size();
-    OpBuilder bb(ctx);
-    Block *body =
-        bb.createBlock(&sf.getBody(), {}, SmallVector<Type>(rank, i32),
-                       SmallVector<Location>(rank, loc));
-    tc::DeactivateOp::create(bb, loc, sym, body->getArguments());
-    tc::YieldOp::create(bb, loc);
-  }
-  tc::ReturnOp::create(b, loc, ValueRange{});
+  generateDeactivateKernel(module, kDeactivateAllKernel, tops);
+  for (const iface::SparseNodeDesc &d : m.sparseNodes)
+    if (const snode::NodeLayout *n = layout.lookupNode(d.symbol))
+      generateDeactivateKernel(module, deactivateKernelName(d.symbol), {n});
 }
 
 void GenerateFieldAccessorsPass::runOnOperation() {
@@ -406,7 +423,7 @@ void GenerateFieldAccessorsPass::runOnOperation() {
     if (!lowerable) continue;
     generate(module, f, *p);
   }
-  generateDeactivateAll(module, layout);
+  generateDeactivateKernels(module, layout, m);
   // The pools of the pointer nodes, for the module descriptor.
   SmallVector<Attribute> pools(layout.getNumPools());
   for (const snode::NodeLayout &n : layout.getNodes())

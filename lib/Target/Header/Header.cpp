@@ -371,20 +371,6 @@ std::string cValue(const sema::ConstValue &v) {
   return s + "}";
 }
 
-const char *snodeKindName(sema::SNode::Kind k) {
-  switch (k) {
-  case sema::SNode::Kind::Root: return "root";
-  case sema::SNode::Kind::Dense: return "dense";
-  case sema::SNode::Kind::Bitmasked: return "bitmasked";
-  case sema::SNode::Kind::Pointer: return "pointer";
-  case sema::SNode::Kind::Hash: return "hash";
-  case sema::SNode::Kind::Dynamic: return "dynamic";
-  case sema::SNode::Kind::BitStruct: return "bit_struct";
-  case sema::SNode::Kind::BitArray: return "bit_array";
-  }
-  return "?";
-}
-
 std::string axesText(const std::vector<sema::Axis> &axes) {
   std::string s;
   for (sema::Axis a : axes) s += a < 4 ? "ijkl"[a] : '?';
@@ -400,7 +386,7 @@ std::string shapeText(const std::vector<int64_t> &shape) {
 }
 
 std::string snodeCall(const sema::SNode &n) {
-  std::string s = snodeKindName(n.kind);
+  std::string s = sema::SNode::kindName(n.kind);
   if (n.kind == sema::SNode::Kind::Root) return s;
   s += "(";
   switch (n.kind) {
@@ -544,8 +530,13 @@ ModuleInterface describeModule(const sema::CheckedModule &cm,
 
   if (cm.root) {
     layoutLines(*cm.root, 0, m.layoutLines);
+    std::map<const sema::SNode *, std::string> symbols = cm.snodeSymbols();
     for (const sema::SNode *n : cm.snodes)
-      if (n && n->isSparse()) m.hasSparse = true;
+      if (n && n->isSparse()) {
+        m.hasSparse = true;
+        if (!n->letName.empty())
+          m.sparseNodes.push_back({n->letName, symbols[n]});
+      }
   }
   finalizeNames(m);
   return m;
@@ -567,6 +558,9 @@ void finalizeNames(ModuleInterface &m) {
                         "deactivate_all", "memory_stats", "sync", "tape_begin",
                         "tape_end", "tape_backward", "clear_grads"})
     claim(M + "_" + f, std::string("the generated function ") + M + "_" + f);
+  for (const SparseNodeDesc &n : m.sparseNodes)
+    claim(M + "_" + n.name + "_deactivate_all",
+          "the generated function of SNode '" + n.name + "'");
   claim(M + "_field", "the field enum type");
   claim(U + "_NUM_FIELDS", "the field count macro");
   claim(U + "_H", "the include guard");
@@ -787,6 +781,9 @@ void emitHeader(const ModuleInterface &m, std::ostream &os) {
   os << "/* Sparse structures, synchronization, autodiff. */\n";
   os << "tc_status " << M << "_deactivate_all(" << ctx
      << "); /* every sparse SNode */\n";
+  for (const SparseNodeDesc &n : m.sparseNodes)
+    os << "tc_status " << M << "_" << n.name << "_deactivate_all(" << ctx
+       << "); /* every cell of SNode '" << n.name << "' */\n";
   os << "/* memory of the context (snode NULL) or of one pointer SNode's cells "
         "*/\n";
   os << "tc_status " << M << "_memory_stats(" << ctx

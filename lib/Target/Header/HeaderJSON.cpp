@@ -72,6 +72,13 @@ void emitModuleJSON(const ModuleInterface &m, std::ostream &os) {
       j.attribute("abi_version", 1);
       j.attribute("default_fp", m.defaultFloat);
       j.attribute("has_sparse", m.hasSparse);
+      j.attributeArray("sparse_snodes", [&] {
+        for (const SparseNodeDesc &n : m.sparseNodes)
+          j.object([&] {
+            j.attribute("name", n.name);
+            j.attribute("symbol", n.symbol);
+          });
+      });
       j.attributeArray("constants", [&] {
         for (const ConstantDesc &c : m.constants)
           j.object([&] {
@@ -204,6 +211,10 @@ bool parseModuleJSON(const std::string &text, ModuleInterface &m,
   m.ticVersion = str(*root, "tic_version");
   m.defaultFloat = str(*root, "default_fp");
   m.hasSparse = root->getBoolean("has_sparse").value_or(false);
+  if (const auto *ns = root->getArray("sparse_snodes"))
+    for (const llvm::json::Value &nv : *ns)
+      if (const auto *o = nv.getAsObject())
+        m.sparseNodes.push_back({str(*o, "name"), str(*o, "symbol")});
   if (const auto *cs = root->getArray("constants"))
     for (const llvm::json::Value &cv : *cs) {
       const auto *o = cv.getAsObject();
