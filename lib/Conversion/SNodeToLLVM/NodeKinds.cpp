@@ -88,6 +88,19 @@ static Value testBit(OpBuilder &b, Location loc, const MaskBit &m) {
                                arith::ConstantIntOp::create(b, loc, i32, 0));
 }
 
+/// Sets the bit unless it is set already (most writes find it set: no
+/// atomic, no contention on the word).
+static void setBit(OpBuilder &b, Location loc, const MaskBit &m) {
+  Value clear = arith::XOrIOp::create(
+      b, loc, testBit(b, loc, m),
+      arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
+  auto ifOp = scf::IfOp::create(b, loc, clear, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::_or, m.word, m.bit,
+                            LLVM::AtomicOrdering::monotonic);
+}
+
 /// The zero cell every non-activating lookup of an inactive pointer cell
 /// returns (reads see 0, nested nodes read as inactive), and the cell an
 /// activating lookup returns when the pool is used up (the launch fails;
@@ -182,33 +195,15 @@ struct LookupLowering : SNodePattern<LookupOp> {
                                               adaptor.getContainer(),
                                               adaptor.getLinear()));
       return success();
-    case SNodeKind::Bitmasked: {
-      if (op.getActivate()) {
-        // Set the bit unless it is set already (most writes find it set:
-        // no atomic, no contention on the word).
-        MaskBit m = maskBit(rewriter, loc, *n, adaptor.getContainer(),
-                            adaptor.getLinear());
-        Value clear =
-            arith::XOrIOp::create(rewriter, loc, testBit(rewriter, loc, m),
-                                  arith::ConstantIntOp::create(
-                                      rewriter, loc, rewriter.getI1Type(), 1));
-        auto ifOp = scf::IfOp::create(rewriter, loc, clear,
-                                      /*withElseRegion=*/false);
-        OpBuilder::InsertionGuard g(rewriter);
-        rewriter.setInsertionPointToStart(ifOp.thenBlock());
-        LLVM::AtomicRMWOp::create(rewriter, loc, LLVM::AtomicBinOp::_or, m.word,
-                                  m.bit, LLVM::AtomicOrdering::monotonic);
-        rewriter.setInsertionPointAfter(ifOp);
-        rewriter.replaceOp(op, lowerDenseLookup(rewriter, loc, *n,
-                                                adaptor.getContainer(),
-                                                adaptor.getLinear()));
-        return success();
-      }
+    case SNodeKind::Bitmasked:
+      if (op.getActivate())
+        setBit(rewriter, loc,
+               maskBit(rewriter, loc, *n, adaptor.getContainer(),
+                       adaptor.getLinear()));
       rewriter.replaceOp(op, lowerDenseLookup(rewriter, loc, *n,
                                               adaptor.getContainer(),
                                               adaptor.getLinear()));
       return success();
-    }
     case SNodeKind::Pointer: {
       Value slot = pointerSlot(rewriter, loc, adaptor.getContainer(),
                                adaptor.getLinear());
