@@ -187,10 +187,11 @@ void Generator::genSNode(const tsema::SNode *n) {
   Location l = loc(n->range);
   if (n->kind != tsema::SNode::Kind::Dense &&
       n->kind != tsema::SNode::Kind::Bitmasked &&
-      n->kind != tsema::SNode::Kind::Pointer) {
+      n->kind != tsema::SNode::Kind::Pointer &&
+      n->kind != tsema::SNode::Kind::Dynamic) {
     error(n->range, std::string("'") + tsema::SNode::kindName(n->kind) +
-                        "' SNodes are not supported yet (dense, bitmasked "
-                        "and pointer layouts can be compiled)");
+                        "' SNodes are not supported yet (dense, bitmasked, "
+                        "pointer and dynamic layouts can be compiled)");
     return;
   }
   SmallVector<int64_t> axes(n->axes.begin(), n->axes.end());
@@ -200,7 +201,11 @@ void Generator::genSNode(const tsema::SNode *n) {
     op = tic::snode::BitmaskedOp::create(b, l, nodeNames[n], axes, shape);
   else if (n->kind == tsema::SNode::Kind::Pointer)
     op = tic::snode::PointerOp::create(b, l, nodeNames[n], axes, shape);
-  else
+  else if (n->kind == tsema::SNode::Kind::Dynamic) {
+    auto d = tic::snode::DynamicOp::create(b, l, nodeNames[n], axes, shape);
+    d.setChunk(uint64_t(n->chunkSize));
+    op = d;
+  } else
     op = tic::snode::DenseOp::create(b, l, nodeNames[n], axes, shape);
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToEnd(&op.getChildren().front());

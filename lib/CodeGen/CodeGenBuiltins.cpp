@@ -456,6 +456,7 @@ RV Generator::genBuiltin(const tast::CallExpr &e) {
   case Builtin::Append:
   case Builtin::Length:
   case Builtin::DeactivateCell:
+    return genListMethod(e);
   case Builtin::BitVectorize:
     unsupported(e.range, std::string("'") + builtinSpelling(bi) + "'");
     return convTo(RV(), e.type);
@@ -464,6 +465,81 @@ RV Generator::genBuiltin(const tast::CallExpr &e) {
   }
   unsupported(e.range, "this builtin here");
   return convTo(RV(), e.type);
+}
+
+/// x[i].append(v), x[i].length(), x[i].deactivate() on a field placed in
+/// a dynamic node: the list is the node's container at the field's indices
+/// but the last (the dynamic axis, the field's last index).
+RV Generator::genListMethod(const tast::CallExpr &e) {
+  Builtin bi = e.builtin;
+  const tast::Expr *recv = methodReceiver(e);
+  const tsema::FieldInfo *f = nullptr;
+  SmallVector<Value> idx;
+  if (auto *ix = dyn_cast_or_null<tast::IndexExpr>(recv)) {
+    f = ix->field;
+    for (auto &i : ix->indices)
+      appendIndices(genIndexValue(i.get()), idx);
+  } else if (auto *n = dyn_cast_or_null<tast::NameExpr>(recv)) {
+    if (n->ref.kind == tast::NameRef::Field)
+      f = n->ref.field;
+  }
+  auto it = f && f->place ? nodeNames.find(f->place) : nodeNames.end();
+  if (it == nodeNames.end()) {
+    unsupported(e.range, std::string("'") + builtinSpelling(bi) + "' here");
+    return convTo(RV(), e.type);
+  }
+  auto sym = FlatSymbolRefAttr::get(b.getContext(), it->second);
+  // The element indices with 0 on the dynamic axis (the last one).
+  LV lv;
+  lv.k = LV::Field;
+  lv.field = f;
+  lv.idx = fieldIndices(f, idx);
+  SmallVector<Value> list(lv.idx.begin(), std::prev(lv.idx.end()));
+  std::vector<ST> rts;
+  if (bi != Builtin::DeactivateCell)
+    rts.push_back(ST::i32());
+  // The appended value first (its own accesses get their own checks).
+  RV v;
+  if (bi == Builtin::Append) {
+    std::vector<ST> ts;
+    flatten(f->elemType, ts);
+    v = convTo(gen(e.args[0].value.get()), ts);
+  }
+  // Bounds checks (-g) on the list's indices, as for an element access.
+  scf::IfOp guard = beginGuard(lv, rts);
+  RV r;
+  switch (bi) {
+  case Builtin::Length:
+    r.push(tic::tc::LengthOp::create(b, curLoc, b.getI32Type(), sym, list),
+           ST::i32());
+    break;
+  case Builtin::DeactivateCell:
+    tic::tc::DeactivateOp::create(b, curLoc, sym, lv.idx);
+    break;
+  default: {
+    // Reserve an element, then store into it when there was room: the
+    // store's cell is the one just reserved (known active).
+    Value k = tic::tc::AppendOp::create(b, curLoc, b.getI32Type(), sym, list);
+    Value room = arith::CmpIOp::create(b, curLoc, arith::CmpIPredicate::slt, k,
+                                       cI32(f->place->shape[0]));
+    auto ifRoom = scf::IfOp::create(b, curLoc, room, /*withElse=*/false);
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(ifRoom.thenBlock());
+      SmallVector<Value> at(list.begin(), list.end());
+      at.push_back(k);
+      for (size_t s = 0; s < v.size(); ++s) {
+        auto st = tic::tc::StoreOp::create(b, curLoc, v.v[s], f->name, at, s);
+        st->setAttr(tic::tc::kKnownActiveAttrName, sym);
+      }
+    }
+    r.push(k, ST::i32());
+    break;
+  }
+  }
+  if (guard)
+    r = endGuard(guard, r);
+  return convTo(r, e.type);
 }
 
 static tic::tc::AtomicKind atomicKindOfBuiltin(Builtin b) {

@@ -428,6 +428,7 @@ private:
         r.push(v.v[i], v.ts[i]);
     return r;
   }
+  RV genListMethod(const tast::CallExpr &e);
   RV dynamicPick(const RV &v, Value sel,
                  const std::vector<std::vector<unsigned>> &alts);
 

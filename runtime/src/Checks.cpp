@@ -142,10 +142,11 @@ tc_status tic_rt_memory_stats(tic_rt_context *ctx, const char *snode,
       add(ctx->pools[i]);
       return TC_OK;
     }
-  return tic_rt_fail(ctx, TC_ERR_INVALID_ARGUMENT,
-                     "memory_stats: module '%s' has no pointer SNode named "
-                     "'%s'",
-                     d->name ? d->name : "?", snode);
+  return tic_rt_fail(
+      ctx, TC_ERR_INVALID_ARGUMENT,
+      "memory_stats: module '%s' has no pointer or dynamic SNode named "
+      "'%s'",
+      d->name ? d->name : "?", snode);
 }
 
 tc_status tic_rt_snode_pool_stats(const tic_rt_context *ctx, int32_t pool,

@@ -9,7 +9,12 @@
 //              zero cell, activation allocates (snode.alloc_cell) and
 //              installs with a compare-and-swap, deactivation exchanges the
 //              slot with null and frees the cell (snode.free_cell)
-// Deactivation first returns the pointer cells nested below to their pools.
+//   dynamic    a list: its length (i32) and a slot per chunk of cells, the
+//              chunks allocated like pointer cells; element %l is active
+//              when %l < length; activation allocates its chunk and raises
+//              the length to %l + 1, snode.append reserves the next
+//              element, deactivation empties the whole list
+// Deactivation first returns the pool cells nested below to their pools.
 // docs/sparse.md.
 //
 //===----------------------------------------------------------------------===//
@@ -174,6 +179,107 @@ static Value activatePointerCell(OpBuilder &b, Location loc,
   return ifNull.getResult(0);
 }
 
+/// Element %l of a dynamic list (`container`): the slot of its chunk and
+/// its number in the chunk.
+struct ListElement {
+  Value slot, inChunk;
+};
+static ListElement listElement(OpBuilder &b, Location loc, const NodeLayout &n,
+                               Value container, Value linear) {
+  Type i64 = b.getI64Type();
+  if (!linear.getType().isInteger(64))
+    linear = arith::ExtUIOp::create(b, loc, i64, linear);
+  Value slots = byteOffset(b, loc, container, kDynamicSlotsOffset);
+  if (n.chunkCells >= n.numCells)
+    return {slots, linear};
+  Value c = arith::ConstantIntOp::create(b, loc, i64, n.chunkCells);
+  return {pointerSlot(b, loc, slots, arith::DivUIOp::create(b, loc, linear, c)),
+          arith::RemUIOp::create(b, loc, linear, c)};
+}
+
+/// Element `inChunk` of `chunk` (plain address arithmetic: `chunk` may be
+/// null when the result is selected away).
+static Value chunkElement(OpBuilder &b, Location loc, const NodeLayout &n,
+                          Value chunk, Value inChunk, bool inbounds) {
+  Type cellTy = LLVM::LLVMArrayType::get(b.getI8Type(), n.cellSize);
+  return LLVM::GEPOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()),
+                             cellTy, chunk, ValueRange{inChunk},
+                             inbounds ? LLVM::GEPNoWrapFlags::inbounds
+                                      : LLVM::GEPNoWrapFlags::none);
+}
+
+/// The length word of a dynamic list (its first 4 bytes), read atomically:
+/// other threads may be appending.
+static Value loadLength(OpBuilder &b, Location loc, Value container) {
+  return LLVM::LoadOp::create(b, loc, b.getI32Type(), container,
+                              /*alignment=*/4, /*isVolatile=*/false,
+                              /*isNonTemporal=*/false, /*isInvariant=*/false,
+                              /*isInvariantGroup=*/false,
+                              LLVM::AtomicOrdering::monotonic);
+}
+
+/// Whether `p` is the scratch cell (the pool was used up).
+static Value isSink(OpBuilder &b, Location loc, Value p) {
+  Value sink = LLVM::AddressOfOp::create(b, loc, p.getType(), kSinkCell);
+  return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, p, sink);
+}
+
+/// Activating lookup of element %l of a dynamic list: its chunk allocated,
+/// the length raised to %l + 1 (one atomic `max`, only when shorter).
+static Value activateListElement(OpBuilder &b, Location loc,
+                                 const NodeLayout &n, Value container,
+                                 Value linear) {
+  ListElement e = listElement(b, loc, n, container, linear);
+  Value chunk = activatePointerCell(b, loc, n, e.slot);
+  Type i32 = b.getI32Type();
+  Value l = linear.getType().isInteger(32)
+                ? linear
+                : arith::TruncIOp::create(b, loc, i32, linear);
+  Value need = arith::AddIOp::create(
+      b, loc, l, arith::ConstantIntOp::create(b, loc, i32, 1));
+  Value shorter = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                        loadLength(b, loc, container), need);
+  auto ifShorter = scf::IfOp::create(b, loc, shorter, false);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(ifShorter.thenBlock());
+    LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::max, container, need,
+                              LLVM::AtomicOrdering::monotonic);
+  }
+  // Out of memory: the scratch cell itself (it is as large as one element,
+  // not a chunk).
+  return LLVM::SelectOp::create(
+      b, loc, isSink(b, loc, chunk), chunk,
+      chunkElement(b, loc, n, chunk, e.inChunk, /*inbounds=*/false));
+}
+
+/// Empties a dynamic list: length 0, every chunk back to its pool (`reset`:
+/// the slots set to null too; not needed when the list itself goes).
+static void freeListChunks(OpBuilder &b, Location loc, const NodeLayout &n,
+                           Value container, bool reset) {
+  Type i64 = b.getI64Type();
+  Type ptrTy = LLVM::LLVMPointerType::get(b.getContext());
+  int64_t chunks = n.numCells / n.chunkCells + (n.numCells % n.chunkCells != 0);
+  Value slots = byteOffset(b, loc, container, kDynamicSlotsOffset);
+  auto loop =
+      scf::ForOp::create(b, loc, arith::ConstantIntOp::create(b, loc, i64, 0),
+                         arith::ConstantIntOp::create(b, loc, i64, chunks),
+                         arith::ConstantIntOp::create(b, loc, i64, 1));
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value slot = pointerSlot(b, loc, slots, loop.getInductionVar());
+  Value null = LLVM::ZeroOp::create(b, loc, ptrTy);
+  Value p = reset ? Value(LLVM::AtomicRMWOp::create(
+                        b, loc, LLVM::AtomicBinOp::xchg, slot, null,
+                        LLVM::AtomicOrdering::acq_rel))
+                  : Value(LLVM::LoadOp::create(b, loc, ptrTy, slot, 8));
+  auto ifSet = scf::IfOp::create(
+      b, loc, LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, p, null),
+      false);
+  b.setInsertionPointToStart(ifSet.thenBlock());
+  FreeCellOp::create(b, loc, p, n.name);
+}
+
 /// Lookups of a bitmasked node: its cells are in the container, and
 /// inactive ones hold zeros (deactivation clears them), so a lookup that
 /// does not activate is the dense address and reads of an inactive cell see
@@ -224,6 +330,32 @@ struct LookupLowering : SNodePattern<LookupOp> {
                                                   ambient, p);
       return success();
     }
+    case SNodeKind::Dynamic: {
+      if (op.getActivate()) {
+        rewriter.replaceOp(op, activateListElement(rewriter, loc, *n,
+                                                   adaptor.getContainer(),
+                                                   adaptor.getLinear()));
+        return success();
+      }
+      ListElement e = listElement(rewriter, loc, *n, adaptor.getContainer(),
+                                  adaptor.getLinear());
+      Value chunk = loadSlot(rewriter, loc, e.slot);
+      if (op.getKnownActive()) {
+        rewriter.replaceOp(op, chunkElement(rewriter, loc, *n, chunk, e.inChunk,
+                                            /*inbounds=*/true));
+        return success();
+      }
+      // Elements past the length in an allocated chunk are zero (the
+      // length only shrinks by emptying the list), so no length test.
+      Value ambient = LLVM::AddressOfOp::create(
+          rewriter, loc, LLVM::LLVMPointerType::get(getContext()),
+          kAmbientCell);
+      rewriter.replaceOpWithNewOp<LLVM::SelectOp>(
+          op, isNull(rewriter, loc, chunk), ambient,
+          chunkElement(rewriter, loc, *n, chunk, e.inChunk,
+                       /*inbounds=*/false));
+      return success();
+    }
     default:
       return rewriter.notifyMatchFailure(op, "no lowering for this node kind");
     }
@@ -262,26 +394,38 @@ struct IsActiveLowering : SNodePattern<IsActiveOp> {
                                                 null);
       return success();
     }
+    case SNodeKind::Dynamic: {
+      // Element %l exists when %l < length (both fit in i32).
+      Location loc = op.getLoc();
+      Value l = adaptor.getLinear();
+      Value len = loadLength(rewriter, loc, adaptor.getContainer());
+      if (l.getType().isInteger(64))
+        len = arith::ExtSIOp::create(rewriter, loc, l.getType(), len);
+      rewriter.replaceOpWithNewOp<arith::CmpIOp>(op, arith::CmpIPredicate::slt,
+                                                 l, len);
+      return success();
+    }
     default:
       return rewriter.notifyMatchFailure(op, "no lowering for this node kind");
     }
   }
 };
 
-/// Whether a pointer node is in the subtree of `n`'s cells.
-static bool holdsPointerCells(const SNodeLayout &layout, const NodeLayout &n) {
+/// Whether a node with a pool (pointer, dynamic) is in the subtree of
+/// `n`'s cells.
+static bool holdsPoolCells(const SNodeLayout &layout, const NodeLayout &n) {
   for (const NodeLayout &c : layout.getNodes())
-    if (c.parent == &n &&
-        (c.kind == SNodeKind::Pointer || holdsPointerCells(layout, c)))
+    if (c.parent == &n && (hasPool(c.kind) || holdsPoolCells(layout, c)))
       return true;
   return false;
 }
 
-/// Returns the pointer cells held in `cell` (a cell of node `n` being
+/// Returns the pool cells held in `cell` (a cell of node `n` being
 /// deactivated) to their pools, depth first: every slot of every pointer
 /// node below it, through dense and bitmasked levels and nested pointer
-/// cells. The cell itself is cleared (bitmasked) or freed (pointer) by the
-/// caller, so the slots need not be reset.
+/// cells, and the chunks of every dynamic list. The cell itself is cleared
+/// (bitmasked) or freed (pointer) by the caller, so the slots need not be
+/// reset.
 static void releaseNestedCells(OpBuilder &b, Location loc,
                                const SNodeLayout &layout, const NodeLayout &n,
                                Value cell) {
@@ -291,9 +435,13 @@ static void releaseNestedCells(OpBuilder &b, Location loc,
     if (c.parent != &n)
       continue;
     bool isPointer = c.kind == SNodeKind::Pointer;
-    if (!isPointer && !holdsPointerCells(layout, c))
+    if (!hasPool(c.kind) && !holdsPoolCells(layout, c))
       continue;
     Value container = byteOffset(b, loc, cell, c.offsetInParent);
+    if (c.kind == SNodeKind::Dynamic) {
+      freeListChunks(b, loc, c, container, /*reset=*/false);
+      continue;
+    }
     auto loop = scf::ForOp::create(
         b, loc, arith::ConstantIntOp::create(b, loc, i64, 0),
         arith::ConstantIntOp::create(b, loc, i64, c.numCells),
@@ -387,9 +535,84 @@ struct DeactivateLowering : SNodePattern<DeactivateOp> {
       rewriter.eraseOp(op);
       return success();
     }
+    case SNodeKind::Dynamic: {
+      // The whole list (Taichi's x[i].deactivate()): length 0, chunks back
+      // to the pool (zeroed there before reuse, so a list filled again
+      // reads 0 past its new length).
+      Value len = adaptor.getContainer();
+      LLVM::AtomicRMWOp::create(
+          rewriter, loc, LLVM::AtomicBinOp::xchg, len,
+          arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(), 0),
+          LLVM::AtomicOrdering::monotonic);
+      freeListChunks(rewriter, loc, *n, len, /*reset=*/true);
+      rewriter.eraseOp(op);
+      return success();
+    }
     default:
       return rewriter.notifyMatchFailure(op, "no lowering for this node kind");
     }
+  }
+};
+
+/// snode.append: one atomic increment of the length; the old length is the
+/// caller's element, whose chunk is allocated here. A full list (or no
+/// memory for the chunk) yields the maximum length: nothing reserved.
+struct AppendLowering : SNodePattern<AppendOp> {
+  using SNodePattern::SNodePattern;
+  LogicalResult
+  matchAndRewrite(AppendOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const NodeLayout *n = node(op, op.getNode(), rewriter);
+    if (!n)
+      return failure();
+    Location loc = op.getLoc();
+    Type i32 = rewriter.getI32Type();
+    Value list = adaptor.getContainer();
+    Value max = arith::ConstantIntOp::create(rewriter, loc, i32, n->numCells);
+    Value old = LLVM::AtomicRMWOp::create(
+        rewriter, loc, LLVM::AtomicBinOp::add, list,
+        arith::ConstantIntOp::create(rewriter, loc, i32, 1),
+        LLVM::AtomicOrdering::monotonic);
+    Value full = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sge,
+                                       old, max);
+    auto ifFull = scf::IfOp::create(rewriter, loc, TypeRange{i32}, full, true);
+    {
+      OpBuilder::InsertionGuard g(rewriter);
+      // Back to the maximum (appends that found the list full raised it).
+      rewriter.setInsertionPointToStart(ifFull.thenBlock());
+      LLVM::AtomicRMWOp::create(rewriter, loc, LLVM::AtomicBinOp::min, list,
+                                max, LLVM::AtomicOrdering::monotonic);
+      scf::YieldOp::create(rewriter, loc, ValueRange{max});
+      rewriter.setInsertionPointToStart(ifFull.elseBlock());
+      ListElement e = listElement(rewriter, loc, *n, list, old);
+      Value chunk = activatePointerCell(rewriter, loc, *n, e.slot);
+      scf::YieldOp::create(
+          rewriter, loc,
+          ValueRange{arith::SelectOp::create(
+              rewriter, loc, isSink(rewriter, loc, chunk), max, old)});
+    }
+    rewriter.replaceOp(op, ifFull.getResult(0));
+    return success();
+  }
+};
+
+/// snode.length: the length word, at most the maximum (appends to a full
+/// list raise it for a moment).
+struct LengthLowering : SNodePattern<LengthOp> {
+  using SNodePattern::SNodePattern;
+  LogicalResult
+  matchAndRewrite(LengthOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const NodeLayout *n = node(op, op.getNode(), rewriter);
+    if (!n)
+      return failure();
+    Location loc = op.getLoc();
+    Value len = loadLength(rewriter, loc, adaptor.getContainer());
+    rewriter.replaceOpWithNewOp<arith::MinSIOp>(
+        op, len,
+        arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(),
+                                     n->numCells));
+    return success();
   }
 };
 
@@ -398,6 +621,7 @@ struct DeactivateLowering : SNodePattern<DeactivateOp> {
 void lowering::populateNodeKindPatterns(const TypeConverter &converter,
                                         RewritePatternSet &patterns,
                                         const SNodeLayout &layout) {
-  patterns.add<LookupLowering, IsActiveLowering, DeactivateLowering>(
-      converter, patterns.getContext(), layout);
+  patterns.add<LookupLowering, IsActiveLowering, DeactivateLowering,
+               AppendLowering, LengthLowering>(converter, patterns.getContext(),
+                                               layout);
 }

@@ -253,13 +253,14 @@ struct ConvertSNodeToLLVMPass
     target.addLegalOp<AllocCellOp, FreeCellOp>();
     target.addIllegalOp<GetChildOp, LookupOp, PlacePtrOp, IndexExtractOp,
                         LinearizeOp, LoadOp, StoreOp, AtomicRMWOp, IsActiveOp,
-                        DeactivateOp>();
+                        DeactivateOp, AppendOp, LengthOp>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
 
-    // The ambient and sink cells of pointer nodes.
+    // The ambient and sink cells of pointer nodes (and elements of dynamic
+    // ones).
     int64_t pointerCell = 0;
     for (const NodeLayout &n : layout.getNodes())
-      if (n.kind == SNodeKind::Pointer)
+      if (hasPool(n.kind))
         pointerCell = std::max(pointerCell, n.cellSize);
     if (pointerCell > 0)
       for (StringRef name : {kAmbientCell, kSinkCell}) {

@@ -229,9 +229,10 @@ struct ConvertTCToGPUPass : tic::impl::ConvertTCToGPUBase<ConvertTCToGPUPass> {
       if (auto a = dyn_cast<LLVM::AddressOfOp>(op))
         if (a.getGlobalName() == kAmbientCell ||
             a.getGlobalName() == kSinkCell) {
-          op->emitError("'snode.lookup' op is not supported with "
-                        "--target=cuda yet on pointer SNodes (their cells "
-                        "need a device memory pool)");
+          op->emitError(
+              "'snode.lookup' op is not supported with "
+              "--target=cuda yet on pointer and dynamic SNodes (their "
+              "cells need a device memory pool)");
           return WalkResult::interrupt();
         }
       return WalkResult::advance();

@@ -180,13 +180,20 @@ int64_t tic::snode::getComponentSize(Type type) {
 
 std::optional<int64_t> tic::snode::getContainerBytes(SNodeKind kind,
                                                      int64_t numCells,
-                                                     int64_t cellSize) {
+                                                     int64_t cellSize,
+                                                     int64_t chunkCells) {
   int64_t bytes;
   switch (kind) {
   case SNodeKind::Pointer:
     if (__builtin_mul_overflow(numCells, int64_t(8), &bytes))
       return std::nullopt;
     return bytes;
+  case SNodeKind::Dynamic: {
+    if (chunkCells <= 0 || chunkCells > numCells)
+      chunkCells = numCells;
+    int64_t chunks = numCells / chunkCells + (numCells % chunkCells != 0);
+    return kDynamicSlotsOffset + chunks * 8;
+  }
   case SNodeKind::Bitmasked: {
     int64_t words = numCells / 32 + (numCells % 32 != 0);
     if (__builtin_mul_overflow(numCells, cellSize, &bytes) ||
@@ -206,6 +213,7 @@ std::optional<int64_t> tic::snode::getContainerBytes(SNodeKind kind,
 int64_t tic::snode::getContainerAlign(SNodeKind kind, int64_t cellAlign) {
   switch (kind) {
   case SNodeKind::Pointer:
+  case SNodeKind::Dynamic:
     return 8;
   case SNodeKind::Bitmasked:
     return std::max<int64_t>(cellAlign, 4);
@@ -317,7 +325,8 @@ static LogicalResult verifyCellLayout(Operation *owner, Region &region,
       for (int64_t e : c.getShapeArray())
         if (__builtin_mul_overflow(cells, e, &cells))
           return child.emitOpError("has too many cells");
-      std::optional<int64_t> bytes = getContainerBytes(c.getKind(), cells, cs);
+      std::optional<int64_t> bytes =
+          getContainerBytes(c.getKind(), cells, cs, c.getChunkCells());
       if (!bytes)
         return child.emitOpError("cell array size overflows");
       size = *bytes;
@@ -484,11 +493,20 @@ static LogicalResult verifyContainer(SNodeContainerOpInterface node,
     for (Operation &child : node.getChildren().front())
       if (!isa<PlaceOp>(child))
         return op->emitOpError("dynamic SNodes may only hold places");
-    // The dynamic axis is the last one of the index space.
-    for (auto c : getContainerPath(op))
-      for (int64_t a : c.getAxesArray())
+    // The dynamic axis is the last one of the index space, and no
+    // ancestor splits it (a list's cells are its elements).
+    for (auto c : getContainerPath(op)) {
+      if (c.getOperation() == op)
+        continue;
+      for (int64_t a : c.getAxesArray()) {
         if (a > axes[0])
-          return op->emitOpError("the axis of a dynamic SNode must be the last one");
+          return op->emitOpError(
+              "the axis of a dynamic SNode must be the last one");
+        if (a == axes[0])
+          return op->emitOpError("the axis of a dynamic SNode must not be "
+                                 "split by an ancestor");
+      }
+    }
     break;
   }
   case SNodeKind::BitStruct:
@@ -655,22 +673,38 @@ LogicalResult DeactivateOp::verifySymbolUses(SymbolTableCollection &tables) {
   return verifyKindedNodeRef(*this, getKind(), getNode(), tables);
 }
 
-/// `name` is a pointer node (the nodes whose cells come from a pool).
-static LogicalResult verifyPointerNodeRef(Operation *op, StringRef name,
-                                          SymbolTableCollection &tables) {
+/// `name` is a node of one of `kinds`.
+static LogicalResult verifyNodeRefOfKind(Operation *op, StringRef name,
+                                         ArrayRef<SNodeKind> kinds,
+                                         StringRef what,
+                                         SymbolTableCollection &tables) {
   SNodeContainerOpInterface c = lookupNode(op, name, &tables);
   if (!c)
     return op->emitOpError("references unknown SNode '") << name << "'";
-  if (c.getKind() != SNodeKind::Pointer)
-    return op->emitOpError("needs a pointer SNode, but '")
-           << name << "' is " << stringifySNodeKind(c.getKind());
+  if (!llvm::is_contained(kinds, c.getKind()))
+    return op->emitOpError("needs a ")
+           << what << " SNode, but '" << name << "' is "
+           << stringifySNodeKind(c.getKind());
   return success();
 }
+// The nodes whose cells (chunks) come from a pool.
 LogicalResult AllocCellOp::verifySymbolUses(SymbolTableCollection &tables) {
-  return verifyPointerNodeRef(*this, getNode(), tables);
+  return verifyNodeRefOfKind(*this, getNode(),
+                             {SNodeKind::Pointer, SNodeKind::Dynamic},
+                             "pointer or dynamic", tables);
 }
 LogicalResult FreeCellOp::verifySymbolUses(SymbolTableCollection &tables) {
-  return verifyPointerNodeRef(*this, getNode(), tables);
+  return verifyNodeRefOfKind(*this, getNode(),
+                             {SNodeKind::Pointer, SNodeKind::Dynamic},
+                             "pointer or dynamic", tables);
+}
+LogicalResult AppendOp::verifySymbolUses(SymbolTableCollection &tables) {
+  return verifyNodeRefOfKind(*this, getNode(), {SNodeKind::Dynamic}, "dynamic",
+                             tables);
+}
+LogicalResult LengthOp::verifySymbolUses(SymbolTableCollection &tables) {
+  return verifyNodeRefOfKind(*this, getNode(), {SNodeKind::Dynamic}, "dynamic",
+                             tables);
 }
 
 /// Field `name` exists, `comp` is one of its components, and `type` (when

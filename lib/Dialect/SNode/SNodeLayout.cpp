@@ -125,11 +125,20 @@ SNodeLayout::SNodeLayout(Operation *moduleOp) {
     }
     if (n.kind == SNodeKind::Bitmasked)
       n.maskOffset = getBitmaskOffset(n.numCells, n.cellSize);
-    if (n.kind == SNodeKind::Pointer) {
+    if (hasPool(n.kind)) {
       n.poolIndex = numPools++;
+      n.poolCellSize = n.cellSize;
       n.maxCells = 1;
+      int64_t own = n.numCells;
+      if (n.kind == SNodeKind::Dynamic) {
+        // Pool cells are chunks; a parent cell has one slot per chunk.
+        own = n.numCells / n.chunkCells + (n.numCells % n.chunkCells != 0);
+        if (__builtin_mul_overflow(n.cellSize, n.chunkCells, &n.poolCellSize))
+          n.poolCellSize = INT64_MAX;
+      }
       for (const NodeLayout *q : path)
-        if (__builtin_mul_overflow(n.maxCells, q->numCells, &n.maxCells))
+        if (__builtin_mul_overflow(n.maxCells, q == &n ? own : q->numCells,
+                                   &n.maxCells))
           n.maxCells = INT64_MAX;
     }
   }
@@ -152,6 +161,7 @@ void SNodeLayout::layoutChildren(Region &region, const NodeLayout *parent,
       n.axes.assign(c.getAxesArray().begin(), c.getAxesArray().end());
       n.shape.assign(c.getShapeArray().begin(), c.getShapeArray().end());
       for (int64_t s : n.shape) n.numCells *= s;
+      n.chunkCells = c.getChunkCells();
       n.cellSize = c.getLayoutCellSize().value_or(0);
       n.cellAlign = c.getLayoutCellAlign().value_or(1);
       n.offsetInParent = c.getLayoutOffset().value_or(0);

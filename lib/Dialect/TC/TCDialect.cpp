@@ -382,6 +382,31 @@ LogicalResult DeactivateOp::verifySymbolUses(SymbolTableCollection &tables) {
   return verifyCellOp(*this, getNode(), getIndices(), true, tables);
 }
 
+/// The node of a tc.append / length: a dynamic node, and the indices of
+/// one of its lists (all its cell indices but the last, its own axis).
+static LogicalResult verifyListOp(Operation *op, StringRef node,
+                                  ValueRange indices,
+                                  SymbolTableCollection &tables) {
+  auto c = snode::lookupNode(op, node, &tables);
+  if (!c)
+    return op->emitOpError("references unknown SNode '") << node << "'";
+  if (c.getKind() != snode::SNodeKind::Dynamic)
+    return op->emitOpError("needs a dynamic SNode, but '")
+           << node << "' is " << snode::stringifySNodeKind(c.getKind());
+  unsigned rank = snode::getIndexRank(c);
+  if (indices.size() + 1 != rank)
+    return op->emitOpError("a list of SNode '")
+           << node << "' has " << rank - 1 << " indices, got "
+           << indices.size();
+  return success();
+}
+LogicalResult AppendOp::verifySymbolUses(SymbolTableCollection &tables) {
+  return verifyListOp(*this, getNode(), getIndices(), tables);
+}
+LogicalResult LengthOp::verifySymbolUses(SymbolTableCollection &tables) {
+  return verifyListOp(*this, getNode(), getIndices(), tables);
+}
+
 static LogicalResult verifyNDIndices(Operation *op, NDArrayType t, ValueRange idx) {
   if (idx.size() != t.getRank())
     return op->emitOpError("ndarray of rank ") << t.getRank() << " needs "

@@ -98,14 +98,14 @@ public:
   FailureOr<Value> allocateCell(OpBuilder &, Location loc, int32_t,
                                 const FunctionEnv &) const override {
     return emitError(loc, "'snode.alloc_cell' op is not supported with "
-                          "--target=cuda yet (the cells of pointer SNodes "
-                          "need a device memory pool)");
+                          "--target=cuda yet (the cells of pointer and dynamic "
+                          "SNodes need a device memory pool)");
   }
   LogicalResult freeCell(OpBuilder &, Location loc, int32_t, Value, bool,
                          const FunctionEnv &) const override {
     return emitError(loc, "'snode.free_cell' op is not supported with "
-                          "--target=cuda yet (the cells of pointer SNodes "
-                          "need a device memory pool)");
+                          "--target=cuda yet (the cells of pointer and dynamic "
+                          "SNodes need a device memory pool)");
   }
 
   Value getRootBuffer(OpBuilder &, Location,

@@ -309,19 +309,38 @@ void GenerateFieldAccessorsPass::generate(ModuleOp module, const FieldDesc &f,
 }
 
 /// Appends to `b` a struct-for deactivating every active cell of `n`
-/// (which clears its subtree).
+/// (which clears its subtree). A dynamic node's deactivation empties a
+/// whole list: once per list, over the cells of its parent (with 0 for the
+/// axes the parent does not split), or once when the list is the root's.
 static void addDeactivateLoop(OpBuilder &b, Location loc,
                               const snode::NodeLayout &n) {
   MLIRContext *ctx = b.getContext();
   Type i32 = IntegerType::get(ctx, 32);
   auto sym = FlatSymbolRefAttr::get(ctx, n.name);
-  auto sf = tc::StructForOp::create(b, loc, sym, UnitAttr(), IntegerAttr(),
-                                    IntegerAttr(), IntegerAttr());
   unsigned rank = n.cellIndexShape.size();
+  const snode::NodeLayout *over = &n;
+  if (n.kind == snode::SNodeKind::Dynamic) {
+    over = n.parent;
+    if (!over) {
+      Value zero = arith::ConstantIntOp::create(b, loc, i32, 0);
+      tc::DeactivateOp::create(b, loc, sym, SmallVector<Value>(rank, zero));
+      return;
+    }
+  }
+  auto sf = tc::StructForOp::create(
+      b, loc, FlatSymbolRefAttr::get(ctx, over->name), UnitAttr(),
+      IntegerAttr(), IntegerAttr(), IntegerAttr());
+  unsigned loopRank = over->cellIndexShape.size();
   OpBuilder bb(ctx);
-  Block *body = bb.createBlock(&sf.getBody(), {}, SmallVector<Type>(rank, i32),
-                               SmallVector<Location>(rank, loc));
-  tc::DeactivateOp::create(bb, loc, sym, body->getArguments());
+  Block *body =
+      bb.createBlock(&sf.getBody(), {}, SmallVector<Type>(loopRank, i32),
+                     SmallVector<Location>(loopRank, loc));
+  SmallVector<Value> idx(body->getArguments());
+  if (loopRank < rank) {
+    Value zero = arith::ConstantIntOp::create(bb, loc, i32, 0);
+    idx.resize(rank, zero);
+  }
+  tc::DeactivateOp::create(bb, loc, sym, idx);
   tc::YieldOp::create(bb, loc);
 }
 
@@ -424,12 +443,12 @@ void GenerateFieldAccessorsPass::runOnOperation() {
     generate(module, f, *p);
   }
   generateDeactivateKernels(module, layout, m);
-  // The pools of the pointer nodes, for the module descriptor.
+  // The pools of the pointer and dynamic nodes, for the module descriptor.
   SmallVector<Attribute> pools(layout.getNumPools());
   for (const snode::NodeLayout &n : layout.getNodes())
     if (n.poolIndex >= 0)
       pools[n.poolIndex] = b.getArrayAttr(
-          {b.getStringAttr(n.name), b.getI64IntegerAttr(n.cellSize),
+          {b.getStringAttr(n.name), b.getI64IntegerAttr(n.poolCellSize),
            b.getI64IntegerAttr(std::min<int64_t>(
                n.maxCells, int64_t(TIC_RT_POOL_MAX_ELEMENTS)))});
   if (!pools.empty())

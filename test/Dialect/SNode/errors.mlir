@@ -62,6 +62,15 @@ snode.tree @root {
 
 snode.tree @root {
   snode.dense @a axes [0] shape [4] {
+    // expected-error @+1 {{the axis of a dynamic SNode must not be split by an ancestor}}
+    snode.dynamic @d axes [0] shape [4] { snode.place @u : [f32] }
+  }
+}
+
+// -----
+
+snode.tree @root {
+  snode.dense @a axes [0] shape [4] {
     // expected-error @+1 {{dynamic SNodes may only hold places}}
     snode.dynamic @d axes [0] shape [4] {
       snode.dense @e axes [0] shape [4] { snode.place @u : [f32] }

@@ -19,7 +19,7 @@ snode.tree @root {
   snode.bitmasked @b axes [0] shape [4] { snode.place @x : [f32] }
 }
 tc.kernel @k() {
-  // expected-error @+1 {{needs a pointer SNode, but 'b' is bitmasked}}
+  // expected-error @+1 {{needs a pointer or dynamic SNode, but 'b' is bitmasked}}
   %c = snode.alloc_cell @b : !llvm.ptr
   tc.return
 }
@@ -33,4 +33,39 @@ func.func @f(%c: !llvm.ptr) {
   // expected-error @+1 {{references unknown SNode 'q'}}
   snode.free_cell %c, @q : !llvm.ptr
   return
+}
+
+// -----
+
+// snode.append / snode.length on the list of a dynamic node; its chunks
+// come from its pool.
+snode.tree @root {
+  snode.dynamic @dl axes [0] shape [64] attributes {chunk = 8 : i64} {
+    snode.place @x : [f32]
+  }
+}
+// CHECK-LABEL: tc.kernel @k
+// CHECK: %{{.*}} = snode.append %{{.*}}, @dl : i32
+// CHECK: %{{.*}} = snode.length %{{.*}}, @dl : i32
+// CHECK: snode.alloc_cell @dl : !llvm.ptr
+tc.kernel @k() -> i32 {
+  %r = snode.root_ptr @root
+  %c = snode.get_child %r, @dl
+  %k = snode.append %c, @dl : i32
+  %n = snode.length %c, @dl : i32
+  %p = snode.alloc_cell @dl : !llvm.ptr
+  tc.return %n : i32
+}
+
+// -----
+
+snode.tree @root {
+  snode.pointer @p axes [0] shape [4] { snode.place @x : [f32] }
+}
+tc.kernel @k() -> i32 {
+  %r = snode.root_ptr @root
+  %c = snode.get_child %r, @p
+  // expected-error @+1 {{needs a dynamic SNode, but 'p' is pointer}}
+  %k = snode.append %c, @p : i32
+  tc.return %k : i32
 }

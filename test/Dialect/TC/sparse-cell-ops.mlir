@@ -52,3 +52,47 @@ tc.kernel @k(%i: i32) -> i1 {
   %a = tc.is_active @x[%i] : i1
   tc.return %a : i1
 }
+
+// -----
+
+// tc.append / tc.length name a dynamic node and pass the indices of one of
+// its lists (its cell indices without its own, last axis).
+snode.tree @root {
+  snode.dense @blk axes [0] shape [4] {
+    snode.dynamic @dl axes [1] shape [16] attributes {chunk = 4 : i64} {
+      snode.place @x : [i32]
+    }
+  }
+}
+// CHECK-LABEL: tc.kernel @lists
+// CHECK: %{{.*}} = tc.append @dl[%{{.*}}] : i32
+// CHECK: %{{.*}} = tc.length @dl[%{{.*}}] : i32
+tc.kernel @lists(%i: i32) -> i32 {
+  %k = tc.append @dl[%i] : i32
+  %n = tc.length @dl[%i] : i32
+  tc.return %n : i32
+}
+
+// -----
+
+snode.tree @root {
+  snode.pointer @p axes [0] shape [4] { snode.place @x : [f32] }
+}
+tc.kernel @k(%i: i32) -> i32 {
+  // expected-error @+1 {{needs a dynamic SNode, but 'p' is pointer}}
+  %k = tc.append @p[] : i32
+  tc.return %k : i32
+}
+
+// -----
+
+snode.tree @root {
+  snode.dense @blk axes [0] shape [4] {
+    snode.dynamic @dl axes [1] shape [16] { snode.place @x : [i32] }
+  }
+}
+tc.kernel @k(%i: i32) -> i32 {
+  // expected-error @+1 {{a list of SNode 'dl' has 1 indices, got 2}}
+  %n = tc.length @dl[%i, %i] : i32
+  tc.return %n : i32
+}

@@ -81,10 +81,16 @@ int64_t getComponentSize(mlir::Type type);
 ///   bitmasked  the same cells, then one activity bit per cell in 32-bit
 ///              words from getBitmaskOffset on;
 ///   pointer    one 8-byte slot per cell, null or the address of the cell
-///              in the node's pool (the cells are not in the parent).
+///              in the node's pool (the cells are not in the parent);
+///   dynamic    its length (i32, padded to 8 bytes), then one 8-byte slot
+///              per chunk of `chunkCells` cells, null or the address of the
+///              chunk in the node's pool.
 /// std::nullopt when the size overflows int64_t.
 std::optional<int64_t> getContainerBytes(SNodeKind kind, int64_t numCells,
-                                         int64_t cellSize);
+                                         int64_t cellSize,
+                                         int64_t chunkCells = 0);
+/// Byte offset of a dynamic container's chunk slots (after its length).
+constexpr int64_t kDynamicSlotsOffset = 8;
 /// The alignment of the container (of its first byte in the parent's cell).
 int64_t getContainerAlign(SNodeKind kind, int64_t cellAlign);
 /// Byte offset of a bitmasked container's mask words (after its cells).
@@ -95,7 +101,12 @@ inline int64_t getBitmaskOffset(int64_t numCells, int64_t cellSize) {
 /// verified, and reported "not supported yet" where they reach a lowering).
 inline bool isLowerableKind(SNodeKind kind) {
   return kind == SNodeKind::Dense || kind == SNodeKind::Bitmasked ||
-         kind == SNodeKind::Pointer;
+         kind == SNodeKind::Pointer || kind == SNodeKind::Dynamic;
+}
+/// Whether the cells of the kind come from a memory pool of the node
+/// (snode.alloc_cell / free_cell): pointer cells, dynamic chunks.
+inline bool hasPool(SNodeKind kind) {
+  return kind == SNodeKind::Pointer || kind == SNodeKind::Dynamic;
 }
 } // namespace tic::snode
 

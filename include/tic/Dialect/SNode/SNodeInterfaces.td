@@ -26,6 +26,15 @@ def SNode_ContainerOpInterface : OpInterface<"SNodeContainerOpInterface"> {
       "getShapeArray", (ins), [{}], [{ return $_op.getShape(); }]>,
     InterfaceMethod<"node kind", "::tic::snode::SNodeKind", "getKind", (ins),
       [{}], [{ return ConcreteOp::kKind; }]>,
+    InterfaceMethod<"cells per chunk of a dynamic node (its `chunk`, at "
+      "most its length; the whole length when absent); 0 for other kinds",
+      "int64_t", "getChunkCells", (ins), [{}], [{
+        if (ConcreteOp::kKind != ::tic::snode::SNodeKind::Dynamic)
+          return 0;
+        int64_t len = $_op.getShape().empty() ? 1 : $_op.getShape()[0];
+        std::optional<uint64_t> c = $_op.getChunk();
+        return c && int64_t(*c) > 0 && int64_t(*c) < len ? int64_t(*c) : len;
+      }]>,
     InterfaceMethod<"children region", "::mlir::Region &", "getChildren",
       (ins), [{}], [{ return $_op.getBody(); }]>,
     InterfaceMethod<"byte offset of the cell array in the parent's cell "

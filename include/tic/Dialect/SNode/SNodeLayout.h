@@ -63,9 +63,14 @@ struct NodeLayout {
   llvm::SmallVector<LevelAccess> levels;
   /// bitmasked: byte offset of the mask words in the container.
   int64_t maskOffset = 0;
-  /// pointer: the number of its pool (pointer nodes in tree order) and the
-  /// most cells it can have at once (its cells in every parent cell).
+  /// dynamic: cells per chunk (the unit its pool hands out).
+  int64_t chunkCells = 0;
+  /// pointer and dynamic (hasPool): the number of its pool (such nodes in
+  /// tree order), the bytes of what the pool hands out (a pointer cell, a
+  /// dynamic chunk) and the most of those it can have at once (in every
+  /// parent cell: pointer cells, or chunk slots).
   int32_t poolIndex = -1;
+  int64_t poolCellSize = 0;
   int64_t maxCells = 0;
   /// Lowerable with today's code (every node on the path isLowerableKind)?
   bool supported = true;
@@ -121,7 +126,7 @@ public:
   mlir::LogicalResult checkAllocated() const;
 
   int64_t getRootSize() const { return rootSize; }
-  /// Number of pointer nodes (each has a pool).
+  /// Number of pointer and dynamic nodes (each has a pool).
   int32_t getNumPools() const { return numPools; }
   int64_t getRootAlign() const { return rootAlign; }
 

@@ -93,7 +93,7 @@ def SNode_DenseOp : SNode_ContainerOp<"dense", "Dense"> {
   let summary = "fixed-size, always-active array of cells";
 }
 def SNode_PointerOp : SNode_ContainerOp<"pointer", "Pointer"> {
-  let summary = "array of pointers to cells (parsed; lowering not supported yet)";
+  let summary = "array of pointers to cells allocated on activation";
 }
 def SNode_BitmaskedOp : SNode_ContainerOp<"bitmasked", "Bitmasked"> {
   let summary = "dense cells + an activity bit per cell";
@@ -102,7 +102,7 @@ def SNode_HashOp : SNode_ContainerOp<"hash", "Hash"> {
   let summary = "hash map of cells (parsed; lowering not supported yet)";
 }
 def SNode_DynamicOp : SNode_ContainerOp<"dynamic", "Dynamic"> {
-  let summary = "variable-length list on the last axis (parsed; lowering not supported yet)";
+  let summary = "variable-length list on the last axis, stored in chunks";
 }
 def SNode_BitStructOp : SNode_ContainerOp<"bit_struct", "BitStruct"> {
   let summary = "packs quantized scalars in a word (parsed; lowering not supported yet)";
@@ -262,6 +262,38 @@ def SNode_DeactivateOp : SNode_Op<"deactivate", [
   let hasVerifier = 1;
 }
 
+def SNode_AppendOp : SNode_Op<"append", [
+    MemoryEffects<[MemRead<SNode_StructureResource>,
+                   MemWrite<SNode_StructureResource>]>,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "reserves the next element of a dynamic list; yields its index";
+  let description = [{
+    `%k = snode.append %cont, @d : i32` (`%cont` is the list: the container
+    of dynamic node `@d` in a cell of its parent) increments the list's
+    length atomically and yields the old length `%k`, the element reserved
+    for the caller; its chunk is allocated. On a full list `%k` is at least
+    the node's length and nothing is reserved (the length stays the
+    maximum). The caller stores into element `%k` (a `known_active` lookup).
+  }];
+  let arguments = (ins SNode_PtrType:$container, FlatSymbolRefAttr:$node);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$container `,` $node attr-dict `:` type($result)";
+}
+
+def SNode_LengthOp : SNode_Op<"length", [
+    MemoryEffects<[MemRead<SNode_StructureResource>]>,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "the length of a dynamic list";
+  let description = [{
+    `%n = snode.length %cont, @d : i32` is the number of elements of the list
+    `%cont` of dynamic node `@d` (0 in the ambient cell of an inactive
+    ancestor; never more than the node's maximum length).
+  }];
+  let arguments = (ins SNode_PtrType:$container, FlatSymbolRefAttr:$node);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$container `,` $node attr-dict `:` type($result)";
+}
+
 def SNode_LoadOp : SNode_Op<"load", [
     MemoryEffects<[MemRead<SNode_FieldDataResource>]>,
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
@@ -319,13 +351,14 @@ def SNode_PlacePtrOp : SNode_Op<"place_ptr", [Pure,
 }
 
 //===----------------------------------------------------------------------===//
-// Cells of pointer nodes (runtime services of the target's tc conversion)
+// Cells of pointer nodes and chunks of dynamic nodes (runtime services of
+// the target's tc conversion)
 //===----------------------------------------------------------------------===//
 
 def SNode_AllocCellOp : SNode_Op<"alloc_cell", [
     MemoryEffects<[MemAlloc<SNode_StructureResource>]>,
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
-  let summary = "a zeroed cell of pointer node @node, from its pool";
+  let summary = "a zeroed cell of pointer node @node (a chunk of a dynamic one), from its pool";
   let description = [{
     `snode.alloc_cell @p : !llvm.ptr` is emitted by the activating lookup of
     a pointer node (convert-snode-to-llvm) and lowered by the target's tc
@@ -341,7 +374,7 @@ def SNode_AllocCellOp : SNode_Op<"alloc_cell", [
 def SNode_FreeCellOp : SNode_Op<"free_cell", [
     MemoryEffects<[MemFree<SNode_StructureResource>]>,
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
-  let summary = "returns a cell of pointer node @node to its pool";
+  let summary = "returns a cell of pointer node @node (a chunk of a dynamic one) to its pool";
   let description = [{
     `snode.free_cell %c, @p : !llvm.ptr` (deactivation of a pointer cell).
     The cell is reused, zeroed, after the launch. With `unused`, the cell

@@ -248,6 +248,31 @@ def TC_DeactivateOp : TC_CellOp<"deactivate", [MemoryEffects<[MemRead, MemWrite]
   let assemblyFormat = "$node `[` $indices `]` attr-dict";
 }
 
+def TC_AppendOp : TC_CellOp<"append", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "reserves the next element of a dynamic list";
+  let description = [{
+    `%k = tc.append @d[%i] : i32` takes the indices of the list: the dynamic
+    node's cell indices without its own (last) axis. It activates the list's
+    ancestors, reserves element `%k` (the old length) and allocates its
+    storage; the caller stores into `@x[%i, %k]` with `tc.active = @d`. A
+    full list yields a value no smaller than the node's length (nothing is
+    reserved). Code generation emits it for `x[i].append(v)`.
+  }];
+  let results = (outs I32:$result);
+  let assemblyFormat = "$node `[` $indices `]` attr-dict `:` type($result)";
+}
+
+def TC_LengthOp : TC_CellOp<"length", [MemoryEffects<[MemRead]>]> {
+  let summary = "the length of a dynamic list";
+  let description = [{
+    `%n = tc.length @d[%i] : i32` takes the indices of the list (the dynamic
+    node's cell indices without its own axis); 0 when an ancestor is
+    inactive. `x[i].length()`.
+  }];
+  let results = (outs I32:$result);
+  let assemblyFormat = "$node `[` $indices `]` attr-dict `:` type($result)";
+}
+
 def TC_NDArrayLoadOp : TC_Op<"ndarray_load", [MemoryEffects<[MemRead]>,
     TypesMatchWith<"result is the element type", "array", "result",
                    "::llvm::cast<::tic::tc::NDArrayType>($_self).getElementType()">]> {

@@ -116,6 +116,23 @@ static LogicalResult lowerCellOp(Operation *op, const snode::NodeLayout &n,
                                  ValueRange indices) {
   OpBuilder b(op);
   Location loc = op->getLoc();
+  if (isa<tc::AppendOp, tc::LengthOp>(op)) {
+    // A list: the container of the dynamic node in its parent's cell (the
+    // path with 0 for the node's own axis, which only it splits). An append
+    // activates the ancestors, as a write would.
+    SmallVector<Value> full(indices.begin(), indices.end());
+    full.push_back(arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0));
+    LevelCell list;
+    bool append = isa<tc::AppendOp>(op);
+    buildPath(b, loc, *n.tree, n.levels, full, /*activate=*/append, &list);
+    Value r = append ? Value(snode::AppendOp::create(b, loc, b.getI32Type(),
+                                                     list.container, n.name))
+                     : Value(snode::LengthOp::create(b, loc, b.getI32Type(),
+                                                     list.container, n.name));
+    op->getResult(0).replaceAllUsesWith(r);
+    op->erase();
+    return success();
+  }
   if (isa<tc::ActivateOp>(op)) {
     // The lookups a write would do; the last one's result is not needed,
     // its activation is.
@@ -155,7 +172,7 @@ struct LowerFieldAccessPass
     SmallVector<Operation *> accesses;
     module.walk([&](Operation *op) {
       if (isa<tc::LoadOp, tc::StoreOp, tc::AtomicRMWOp, tc::IsActiveOp,
-              tc::ActivateOp, tc::DeactivateOp>(op))
+              tc::ActivateOp, tc::DeactivateOp, tc::AppendOp, tc::LengthOp>(op))
         accesses.push_back(op);
     });
     for (Operation *op : accesses) {

@@ -4,7 +4,8 @@
 // a path with nodes that can be inactive, the loop runs over the cells of
 // the deepest such node, skips the inactive ones (an inactive ancestor
 // makes a cell inactive too) and visits the elements of the active ones
-// (buildSparseLoop).
+// (buildSparseLoop); on a dynamic node, over the elements of its lists up
+// to their lengths (buildListLoop).
 //
 //===----------------------------------------------------------------------===//
 #include "tic/Dialect/SNode/SNodeLayout.h"
@@ -129,6 +130,58 @@ static tc::ParallelForOp buildSparseLoop(OpBuilder &b, tc::StructForOp sf,
   return pf;
 }
 
+/// Elements of the lists of a dynamic node, a group at a time per
+/// parallel iteration (so one long list still runs on every thread, and
+/// short lists cost one length load each):
+///
+///   tc.parallel_for (%c..., %g) over (the lists' index space, groups) {
+///     %n = tc.length @node[%c...]
+///     scf.for %j in [%g * G, min(%g * G + G, %n))
+///       body with (%c..., %j)
+///
+/// (a dynamic node holds only fields: its elements are the loop's).
+static constexpr int64_t kListGroup = 1024;
+static tc::ParallelForOp buildListLoop(OpBuilder &b, tc::StructForOp sf,
+                                       const snode::NodeLayout &node,
+                                       SmallVectorImpl<Value> &indices) {
+  Location loc = sf.getLoc();
+  Type i32 = b.getI32Type();
+  auto cst = [&](OpBuilder &bb, int64_t v) -> Value {
+    return arith::ConstantIntOp::create(bb, loc, i32, v);
+  };
+  int64_t len = node.cellIndexShape.back();
+  int64_t group = std::min(len, kListGroup);
+  SmallVector<Value> lbs, ubs;
+  for (int64_t e : ArrayRef<int64_t>(node.cellIndexShape).drop_back()) {
+    lbs.push_back(cst(b, 0));
+    ubs.push_back(cst(b, e));
+  }
+  lbs.push_back(cst(b, 0));
+  ubs.push_back(cst(b, (len + group - 1) / group));
+  auto pf = tc::ParallelForOp::create(b, loc, lbs, ubs);
+  Block *outer = &pf.getBody().front();
+  OpBuilder ob = OpBuilder::atBlockEnd(outer);
+  ValueRange list = outer->getArguments().drop_back();
+  Value n = tc::LengthOp::create(ob, loc, i32, node.name, list);
+  auto flags =
+      arith::IntegerOverflowFlags::nsw | arith::IntegerOverflowFlags::nuw;
+  Value lo = arith::MulIOp::create(ob, loc, outer->getArguments().back(),
+                                   cst(ob, group), flags);
+  Value hi = arith::MinSIOp::create(
+      ob, loc, arith::AddIOp::create(ob, loc, lo, cst(ob, group), flags), n);
+  auto loop = scf::ForOp::create(ob, loc, lo, hi, cst(ob, 1));
+  tc::YieldOp::create(ob, loc);
+  indices.append(list.begin(), list.end());
+  indices.push_back(loop.getInductionVar());
+  Block &body = sf.getBody().front();
+  for (auto [arg, i] : llvm::zip(body.getArguments(), indices))
+    arg.replaceAllUsesWith(i);
+  Block *dest = loop.getBody();
+  dest->getOperations().splice(std::prev(dest->end()), body.getOperations(),
+                               body.begin(), std::prev(body.end()));
+  return pf;
+}
+
 struct LowerStructForPass : tic::impl::LowerStructForBase<LowerStructForPass> {
   using Base::Base;
   void runOnOperation() override {
@@ -181,7 +234,9 @@ struct LowerStructForPass : tic::impl::LowerStructForBase<LowerStructForPass> {
       tc::ParallelForOp pf;
       if (sparse) {
         SmallVector<Value> indices;
-        pf = buildSparseLoop(b, sf, *sparse->node, shape, indices);
+        pf = sparse->node->kind == snode::SNodeKind::Dynamic
+                 ? buildListLoop(b, sf, *sparse->node, indices)
+                 : buildSparseLoop(b, sf, *sparse->node, shape, indices);
         if (knownActive)
           markKnownActive(pf.getBody(), layout, *sparse->node, *sparse,
                           indices);

@@ -1,0 +1,69 @@
+// RUN: %tic-opt %s --tic-allocate-layout --tic-lower-struct-for --tic-lower-field-access | FileCheck %s
+
+// Dynamic lists, lowered to snode ops: an append activates the list's
+// ancestors and reserves an element, a length reads the list, and a
+// struct-for runs over groups of each list's elements up to its length.
+
+snode.tree @root {
+  snode.pointer @blk axes [0] shape [8] {
+    snode.dynamic @dl axes [1] shape [4096] attributes {chunk = 64 : i64} {
+      snode.place @x : [i32]
+    }
+  }
+}
+
+// The list's container in its (activated) pointer cell, then the append;
+// the store into the reserved element is known active (no activation).
+// CHECK-LABEL: tc.kernel @push
+// CHECK:       %[[BLK:.*]] = snode.lookup pointer %{{.*}}, @blk[%{{.*}}] activate : i32
+// CHECK:       %[[LIST:.*]] = snode.get_child %[[BLK]], @dl
+// CHECK:       %[[K:.*]] = snode.append %[[LIST]], @dl : i32
+// CHECK:       snode.lookup pointer %{{.*}}, @blk[%{{.*}}] known_active : i32
+// CHECK:       snode.lookup dynamic %{{.*}}, @dl[%[[K]]] known_active : i32
+// CHECK-NOT:   activate
+// CHECK:       snode.store
+tc.kernel @push(%i: i32, %v: i32) -> i32 {
+  %k = tc.append @dl[%i] : i32
+  tc.store %v, @x[%i, %k] {tc.active = @dl} : i32
+  tc.return %k : i32
+}
+
+// A length never activates: the ambient cell of an inactive block holds an
+// empty list.
+// CHECK-LABEL: tc.kernel @len
+// CHECK:       snode.lookup pointer %{{.*}}, @blk[%{{.*}}] : i32
+// CHECK:       snode.length %{{.*}}, @dl : i32
+tc.kernel @len(%i: i32) -> i32 {
+  %n = tc.length @dl[%i] : i32
+  tc.return %n : i32
+}
+
+// A plain write activates the element (its chunk, and the length).
+// CHECK-LABEL: tc.kernel @write
+// CHECK:       snode.lookup dynamic %{{.*}}, @dl[%{{.*}}] activate : i32
+tc.kernel @write(%i: i32, %j: i32, %v: i32) {
+  tc.store %v, @x[%i, %j] : i32
+  tc.return
+}
+
+// Parallel over (lists, groups of 1024 elements): 8 x 4; serial over the
+// group's elements below the list's length. The body's accesses at the
+// loop's indices are known active.
+// CHECK-LABEL: tc.kernel @sum
+// CHECK-DAG:   %[[C8:.*]] = arith.constant 8 : i32
+// CHECK-DAG:   %[[C4:.*]] = arith.constant 4 : i32
+// CHECK:       tc.parallel_for (%[[L:.*]], %[[G:.*]]) = (%{{.*}}, %{{.*}}) to (%[[C8]], %[[C4]])
+// CHECK:         %[[N:.*]] = snode.length %{{.*}}, @dl : i32
+// CHECK:         %[[LO:.*]] = arith.muli %[[G]], %{{.*}} overflow<nsw, nuw> : i32
+// CHECK:         %[[END:.*]] = arith.addi %[[LO]], %{{.*}} overflow<nsw, nuw> : i32
+// CHECK:         %[[HI:.*]] = arith.minsi %[[END]], %[[N]] : i32
+// CHECK:         scf.for %[[J:.*]] = %[[LO]] to %[[HI]]
+// CHECK:           snode.lookup dynamic %{{.*}}, @dl[%[[J]]] known_active : i32
+// CHECK:           snode.load
+tc.kernel @sum() {
+  tc.struct_for @x (%i, %j) {
+    %v = tc.load @x[%i, %j] : i32
+    tc.yield
+  }
+  tc.return
+}
