@@ -185,13 +185,17 @@ bool tic::codegen::detail::mayHaveEffects(const tast::Expr *e) {
 
 void Generator::genSNode(const tsema::SNode *n) {
   Location l = loc(n->range);
-  if (n->kind != tsema::SNode::Kind::Dense &&
-      n->kind != tsema::SNode::Kind::Bitmasked &&
-      n->kind != tsema::SNode::Kind::Pointer &&
-      n->kind != tsema::SNode::Kind::Dynamic) {
+  if (n->kind == tsema::SNode::Kind::BitStruct ||
+      n->kind == tsema::SNode::Kind::BitArray) {
     error(n->range, std::string("'") + tsema::SNode::kindName(n->kind) +
                         "' SNodes are not supported yet (dense, bitmasked, "
-                        "pointer and dynamic layouts can be compiled)");
+                        "pointer, dynamic and hash layouts can be compiled)");
+    return;
+  }
+  if (n->kind == tsema::SNode::Kind::Hash && n->parent &&
+      n->parent->kind != tsema::SNode::Kind::Root) {
+    error(n->range, "a 'hash' SNode below another SNode is not supported yet "
+                    "(hash SNodes compile as children of root)");
     return;
   }
   SmallVector<int64_t> axes(n->axes.begin(), n->axes.end());
@@ -201,6 +205,8 @@ void Generator::genSNode(const tsema::SNode *n) {
     op = tic::snode::BitmaskedOp::create(b, l, nodeNames[n], axes, shape);
   else if (n->kind == tsema::SNode::Kind::Pointer)
     op = tic::snode::PointerOp::create(b, l, nodeNames[n], axes, shape);
+  else if (n->kind == tsema::SNode::Kind::Hash)
+    op = tic::snode::HashOp::create(b, l, nodeNames[n], axes, shape);
   else if (n->kind == tsema::SNode::Kind::Dynamic) {
     auto d = tic::snode::DynamicOp::create(b, l, nodeNames[n], axes, shape);
     d.setChunk(uint64_t(n->chunkSize));

@@ -170,22 +170,38 @@ struct FreeCellLowering : ServicePattern<snode::FreeCellOp> {
   }
 };
 
+struct PoolViewLowering : ServicePattern<snode::PoolViewOp> {
+  using ServicePattern::ServicePattern;
+  LogicalResult lower(snode::PoolViewOp op, OpAdaptor, const FunctionEnv &env,
+                      ConversionPatternRewriter &rewriter) const override {
+    FailureOr<int32_t> pool = poolOf(op, layout, op.getNode());
+    if (failed(pool))
+      return failure();
+    auto view = target.poolView(rewriter, op.getLoc(), *pool, env);
+    if (failed(view))
+      return failure();
+    rewriter.replaceOp(op, ValueRange{view->first, view->second});
+    return success();
+  }
+};
+
 } // namespace
 
 void tic::populateTCRuntimeToLLVMPatterns(RewritePatternSet &patterns,
                                           const TargetInfo &target,
                                           const FunctionEnvs &envs,
                                           const snode::SNodeLayout &layout) {
-  patterns
-      .add<RandomLowering, PrintLowering, AssertLowering, BoundsCheckLowering,
-           RootPtrLowering, AllocCellLowering, FreeCellLowering>(
-          patterns.getContext(), target, envs, layout);
+  patterns.add<RandomLowering, PrintLowering, AssertLowering,
+               BoundsCheckLowering, RootPtrLowering, AllocCellLowering,
+               FreeCellLowering, PoolViewLowering>(patterns.getContext(),
+                                                   target, envs, layout);
   populateTCNDArrayToLLVMPatterns(patterns);
 }
 
 void tic::addTCRuntimeIllegalOps(ConversionTarget &target) {
-  target.addIllegalOp<tc::RandomOp, tc::PrintOp, tc::AssertOp,
-                      tc::BoundsCheckOp, snode::RootPtrOp, snode::AllocCellOp,
-                      snode::FreeCellOp, tc::NDArrayLoadOp, tc::NDArrayStoreOp,
-                      tc::NDArrayAtomicRMWOp, tc::NDArrayDimOp>();
+  target
+      .addIllegalOp<tc::RandomOp, tc::PrintOp, tc::AssertOp, tc::BoundsCheckOp,
+                    snode::RootPtrOp, snode::AllocCellOp, snode::FreeCellOp,
+                    snode::PoolViewOp, tc::NDArrayLoadOp, tc::NDArrayStoreOp,
+                    tc::NDArrayAtomicRMWOp, tc::NDArrayDimOp>();
 }

@@ -115,6 +115,16 @@ void tic_rt_snode_release_unused(tic_rt_context *ctx, int32_t pool,
   tic_rt_pool_release_unused(ctx->pools[pool], cell);
 }
 
+void *tic_rt_snode_pool_base(tic_rt_context *ctx, int32_t pool) {
+  return tic_rt_pool_element(ctx->pools[pool], 0);
+}
+
+int32_t tic_rt_snode_pool_used(tic_rt_context *ctx, int32_t pool) {
+  tic_rt_pool_stats s;
+  tic_rt_pool_get_stats(ctx->pools[pool], &s);
+  return s.high_water > uint64_t(INT32_MAX) ? INT32_MAX : int32_t(s.high_water);
+}
+
 tc_status tic_rt_memory_stats(tic_rt_context *ctx, const char *snode,
                               tc_memory_stats *stats) {
   if (!ctx || !stats)
@@ -144,7 +154,7 @@ tc_status tic_rt_memory_stats(tic_rt_context *ctx, const char *snode,
     }
   return tic_rt_fail(
       ctx, TC_ERR_INVALID_ARGUMENT,
-      "memory_stats: module '%s' has no pointer or dynamic SNode named "
+      "memory_stats: module '%s' has no pointer, dynamic or hash SNode named "
       "'%s'",
       d->name ? d->name : "?", snode);
 }

@@ -1,8 +1,10 @@
 // RUN: %tic-opt %s --tic-allocate-layout --tic-lower-struct-for -verify-diagnostics
 
 snode.tree @root {
-  snode.hash @p axes [0] shape [16] {
-    snode.dense @d axes [0] shape [8] { snode.place @u : [f32] }
+  snode.dense @top axes [0] shape [2] {
+    snode.hash @p axes [0] shape [16] {
+      snode.dense @d axes [0] shape [8] { snode.place @u : [f32] }
+    }
   }
 }
 tc.kernel @k(%x: f32) {

@@ -74,6 +74,12 @@ public:
                                        int32_t pool, mlir::Value cell,
                                        bool unused,
                                        const FunctionEnv &env) const = 0;
+  /// The elements pool `pool` has handed out: the address of the first
+  /// (!llvm.ptr) and their number (i32). Failure (reported at `loc`) where
+  /// the target has no pools yet.
+  virtual mlir::FailureOr<std::pair<mlir::Value, mlir::Value>>
+  poolView(mlir::OpBuilder &b, mlir::Location loc, int32_t pool,
+           const FunctionEnv &env) const = 0;
 };
 
 /// The CPU: calls into libtic_runtime (tic_rt_root, tic_rt_rand_*,

@@ -14,6 +14,12 @@
 //              when %l < length; activation allocates its chunk and raises
 //              the length to %l + 1, snode.append reserves the next
 //              element, deactivation empties the whole list
+//   hash       a bucket array of chains of entries (key, activity flag,
+//              cell) from the node's pool; lookups walk the key's chain,
+//              activation inserts a new entry at the chain's head with a
+//              compare-and-swap and sets the flag, deactivation clears the
+//              flag and zeroes the cell (entries stay, so a key keeps its
+//              entry for good)
 // Deactivation first returns the pool cells nested below to their pools.
 // docs/sparse.md.
 //
@@ -280,6 +286,154 @@ static void freeListChunks(OpBuilder &b, Location loc, const NodeLayout &n,
   FreeCellOp::create(b, loc, p, n.name);
 }
 
+/// The bucket of a hash key: a 64-bit mix of the key (murmur3's
+/// finalizer), masked to the bucket count.
+static Value hashBucket(OpBuilder &b, Location loc, const NodeLayout &n,
+                        Value container, Value key) {
+  Type i64 = b.getI64Type();
+  auto c64 = [&](uint64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, i64, int64_t(v));
+  };
+  unsigned bits = key.getType().getIntOrFloatBitWidth();
+  Value k = key;
+  if (bits < 64)
+    k = arith::ExtUIOp::create(b, loc, i64, key);
+  else if (bits > 64) {
+    Value hi = arith::ShRUIOp::create(
+        b, loc, key, arith::ConstantIntOp::create(b, loc, key.getType(), 64));
+    k = arith::XOrIOp::create(
+        b, loc, arith::TruncIOp::create(b, loc, i64, key),
+        arith::MulIOp::create(b, loc, arith::TruncIOp::create(b, loc, i64, hi),
+                              c64(0x9E3779B97F4A7C15ull)));
+  }
+  auto mix = [&](Value h, uint64_t m) -> Value {
+    h = arith::XOrIOp::create(b, loc, h,
+                              arith::ShRUIOp::create(b, loc, h, c64(33)));
+    return m ? Value(arith::MulIOp::create(b, loc, h, c64(m))) : h;
+  };
+  Value h = mix(mix(mix(k, 0xff51afd7ed558ccdull), 0xc4ceb9fe1a85ec53ull), 0);
+  Value idx = arith::AndIOp::create(b, loc, h, c64(n.hashBuckets - 1));
+  return pointerSlot(b, loc, container, idx);
+}
+
+/// Field `off` of a hash entry.
+static Value entryField(OpBuilder &b, Location loc, Value entry, int64_t off) {
+  return byteOffset(b, loc, entry, off);
+}
+
+/// The entry of `key` in the chain starting at `head`, or null: a walk
+/// along the `next` links (entries are immutable once in a chain, and
+/// chains only grow at their heads).
+static Value findEntry(OpBuilder &b, Location loc, Value head, Value key) {
+  Type ptrTy = head.getType();
+  auto loop = scf::WhileOp::create(b, loc, TypeRange{ptrTy}, ValueRange{head});
+  OpBuilder::InsertionGuard g(b);
+  Block *before = b.createBlock(&loop.getBefore(), {}, {ptrTy}, {loc});
+  Value p = before->getArgument(0);
+  auto ifNull = scf::IfOp::create(b, loc, TypeRange{b.getI1Type()},
+                                  isNull(b, loc, p), true);
+  b.setInsertionPointToStart(ifNull.thenBlock());
+  scf::YieldOp::create(
+      b, loc,
+      ValueRange{arith::ConstantIntOp::create(b, loc, b.getI1Type(), 0)});
+  b.setInsertionPointToStart(ifNull.elseBlock());
+  unsigned bits = key.getType().getIntOrFloatBitWidth();
+  Value k = LLVM::LoadOp::create(b, loc, key.getType(),
+                                 entryField(b, loc, p, kHashKeyOffset),
+                                 std::min(16u, bits / 8));
+  scf::YieldOp::create(b, loc,
+                       ValueRange{arith::CmpIOp::create(
+                           b, loc, arith::CmpIPredicate::ne, k, key)});
+  b.setInsertionPointAfter(ifNull);
+  scf::ConditionOp::create(b, loc, ifNull.getResult(0), ValueRange{p});
+  Block *after = b.createBlock(&loop.getAfter(), {}, {ptrTy}, {loc});
+  scf::YieldOp::create(
+      b, loc,
+      ValueRange{loadSlot(
+          b, loc, entryField(b, loc, after->getArgument(0), kHashNextOffset))});
+  return loop.getResult(0);
+}
+
+/// The entry of `key` in its bucket, inserted when missing: a new entry
+/// (key, next = the head it was looked up from) goes in front with a
+/// compare-and-swap; a thread that loses the race clears and returns its
+/// entry and looks again (the winner may have inserted the same key). The
+/// scratch cell when the pool is used up.
+static Value findOrInsertEntry(OpBuilder &b, Location loc, const NodeLayout &n,
+                               Value bucket, Value key) {
+  Type ptrTy = LLVM::LLVMPointerType::get(b.getContext());
+  Type i1 = b.getI1Type();
+  auto loop = scf::WhileOp::create(b, loc, TypeRange{ptrTy}, ValueRange{});
+  OpBuilder::InsertionGuard g(b);
+  b.createBlock(&loop.getBefore());
+  Value head = loadSlot(b, loc, bucket);
+  Value found = findEntry(b, loc, head, key);
+  auto yield2 = [&](bool again, Value p) {
+    scf::YieldOp::create(
+        b, loc, ValueRange{arith::ConstantIntOp::create(b, loc, i1, again), p});
+  };
+  auto ifFound = scf::IfOp::create(b, loc, TypeRange{i1, ptrTy},
+                                   isNull(b, loc, found), true);
+  b.setInsertionPointToStart(ifFound.elseBlock());
+  yield2(false, found);
+  b.setInsertionPointToStart(ifFound.thenBlock());
+  Value fresh = AllocCellOp::create(b, loc, ptrTy, n.name);
+  auto ifOOM = scf::IfOp::create(b, loc, TypeRange{i1, ptrTy},
+                                 isNull(b, loc, fresh), true);
+  b.setInsertionPointToStart(ifOOM.thenBlock());
+  yield2(false, LLVM::AddressOfOp::create(b, loc, ptrTy, kSinkCell));
+  b.setInsertionPointToStart(ifOOM.elseBlock());
+  unsigned bits = key.getType().getIntOrFloatBitWidth();
+  LLVM::StoreOp::create(b, loc, key, entryField(b, loc, fresh, kHashKeyOffset),
+                        std::min(16u, bits / 8));
+  LLVM::StoreOp::create(b, loc, head,
+                        entryField(b, loc, fresh, kHashNextOffset), 8);
+  auto cas = LLVM::AtomicCmpXchgOp::create(b, loc, bucket, head, fresh,
+                                           LLVM::AtomicOrdering::acq_rel,
+                                           LLVM::AtomicOrdering::acquire);
+  Value won = LLVM::ExtractValueOp::create(b, loc, cas, 1);
+  auto ifWon = scf::IfOp::create(b, loc, TypeRange{i1, ptrTy}, won, true);
+  b.setInsertionPointToStart(ifWon.thenBlock());
+  yield2(false, fresh);
+  b.setInsertionPointToStart(ifWon.elseBlock());
+  // Never published: back to the pool as it came (zero), at once.
+  LLVM::MemsetOp::create(
+      b, loc, fresh,
+      LLVM::ConstantOp::create(b, loc, b.getI8Type(), b.getI8IntegerAttr(0)),
+      LLVM::ConstantOp::create(b, loc, b.getI64Type(),
+                               b.getI64IntegerAttr(kHashHeaderBytes)),
+      /*isVolatile=*/false);
+  FreeCellOp::create(b, loc, fresh, n.name, /*unused=*/true);
+  yield2(true, LLVM::ZeroOp::create(b, loc, ptrTy));
+  b.setInsertionPointAfter(ifWon);
+  scf::YieldOp::create(b, loc, ifWon.getResults());
+  b.setInsertionPointAfter(ifOOM);
+  scf::YieldOp::create(b, loc, ifOOM.getResults());
+  b.setInsertionPointAfter(ifFound);
+  scf::ConditionOp::create(b, loc, ifFound.getResult(0),
+                           ValueRange{ifFound.getResult(1)});
+  b.createBlock(&loop.getAfter(), {}, {ptrTy}, {loc});
+  scf::YieldOp::create(b, loc, ValueRange{});
+  return loop.getResult(0);
+}
+
+/// The entry of `key`, or the ambient entry (all zero: an inactive flag and
+/// a cell that reads 0) when it has none.
+static Value entryOrAmbient(OpBuilder &b, Location loc, Value bucket,
+                            Value key) {
+  Value e = findEntry(b, loc, loadSlot(b, loc, bucket), key);
+  Value ambient = LLVM::AddressOfOp::create(b, loc, e.getType(), kAmbientCell);
+  return LLVM::SelectOp::create(b, loc, isNull(b, loc, e), ambient, e);
+}
+
+static Value loadFlag(OpBuilder &b, Location loc, Value entry) {
+  return LLVM::LoadOp::create(
+      b, loc, b.getI32Type(), entryField(b, loc, entry, kHashFlagOffset),
+      /*alignment=*/4, /*isVolatile=*/false, /*isNonTemporal=*/false,
+      /*isInvariant=*/false, /*isInvariantGroup=*/false,
+      LLVM::AtomicOrdering::monotonic);
+}
+
 /// Lookups of a bitmasked node: its cells are in the container, and
 /// inactive ones hold zeros (deactivation clears them), so a lookup that
 /// does not activate is the dense address and reads of an inactive cell see
@@ -328,6 +482,38 @@ struct LookupLowering : SNodePattern<LookupOp> {
           kAmbientCell);
       rewriter.replaceOpWithNewOp<LLVM::SelectOp>(op, isNull(rewriter, loc, p),
                                                   ambient, p);
+      return success();
+    }
+    case SNodeKind::Hash: {
+      Value bucket = hashBucket(rewriter, loc, *n, adaptor.getContainer(),
+                                adaptor.getLinear());
+      Value entry;
+      if (op.getActivate()) {
+        // Find or insert the entry, then set its flag unless set (the
+        // scratch entry's flag is set harmlessly).
+        entry =
+            findOrInsertEntry(rewriter, loc, *n, bucket, adaptor.getLinear());
+        Type i32 = rewriter.getI32Type();
+        Value clear = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::eq,
+            loadFlag(rewriter, loc, entry),
+            arith::ConstantIntOp::create(rewriter, loc, i32, 0));
+        auto ifClear = scf::IfOp::create(rewriter, loc, clear, false);
+        OpBuilder::InsertionGuard g(rewriter);
+        rewriter.setInsertionPointToStart(ifClear.thenBlock());
+        LLVM::AtomicRMWOp::create(
+            rewriter, loc, LLVM::AtomicBinOp::xchg,
+            entryField(rewriter, loc, entry, kHashFlagOffset),
+            arith::ConstantIntOp::create(rewriter, loc, i32, 1),
+            LLVM::AtomicOrdering::monotonic);
+      } else if (op.getKnownActive()) {
+        entry = findEntry(rewriter, loc, loadSlot(rewriter, loc, bucket),
+                          adaptor.getLinear());
+      } else {
+        entry = entryOrAmbient(rewriter, loc, bucket, adaptor.getLinear());
+      }
+      rewriter.replaceOp(op,
+                         byteOffset(rewriter, loc, entry, n->hashCellOffset));
       return success();
     }
     case SNodeKind::Dynamic: {
@@ -392,6 +578,20 @@ struct IsActiveLowering : SNodePattern<IsActiveOp> {
       Value null = LLVM::ZeroOp::create(rewriter, loc, p.getType());
       rewriter.replaceOpWithNewOp<LLVM::ICmpOp>(op, LLVM::ICmpPredicate::ne, p,
                                                 null);
+      return success();
+    }
+    case SNodeKind::Hash: {
+      // The entry's flag (the ambient entry's is 0).
+      Location loc = op.getLoc();
+      Value entry =
+          entryOrAmbient(rewriter, loc,
+                         hashBucket(rewriter, loc, *n, adaptor.getContainer(),
+                                    adaptor.getLinear()),
+                         adaptor.getLinear());
+      rewriter.replaceOpWithNewOp<arith::CmpIOp>(
+          op, arith::CmpIPredicate::ne, loadFlag(rewriter, loc, entry),
+          arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(),
+                                       0));
       return success();
     }
     case SNodeKind::Dynamic: {
@@ -535,6 +735,52 @@ struct DeactivateLowering : SNodePattern<DeactivateOp> {
       rewriter.eraseOp(op);
       return success();
     }
+    case SNodeKind::Hash: {
+      // Clear the flag; if it was set, free what is nested and zero the
+      // cell (the entry stays in its chain, ready for the key's next
+      // activation).
+      Value e = findEntry(
+          rewriter, loc,
+          loadSlot(rewriter, loc,
+                   hashBucket(rewriter, loc, *n, adaptor.getContainer(),
+                              adaptor.getLinear())),
+          adaptor.getLinear());
+      auto ifSome = scf::IfOp::create(
+          rewriter, loc,
+          arith::XOrIOp::create(rewriter, loc, isNull(rewriter, loc, e),
+                                arith::ConstantIntOp::create(
+                                    rewriter, loc, rewriter.getI1Type(), 1)),
+          false);
+      OpBuilder::InsertionGuard g(rewriter);
+      rewriter.setInsertionPointToStart(ifSome.thenBlock());
+      Type i32 = rewriter.getI32Type();
+      Value old = LLVM::AtomicRMWOp::create(
+          rewriter, loc, LLVM::AtomicBinOp::xchg,
+          entryField(rewriter, loc, e, kHashFlagOffset),
+          arith::ConstantIntOp::create(rewriter, loc, i32, 0),
+          LLVM::AtomicOrdering::monotonic);
+      auto ifWas = scf::IfOp::create(
+          rewriter, loc,
+          arith::CmpIOp::create(
+              rewriter, loc, arith::CmpIPredicate::ne, old,
+              arith::ConstantIntOp::create(rewriter, loc, i32, 0)),
+          false);
+      rewriter.setInsertionPointToStart(ifWas.thenBlock());
+      if (n->cellSize > 0) {
+        Value cell = byteOffset(rewriter, loc, e, n->hashCellOffset);
+        releaseNestedCells(rewriter, loc, layout, *n, cell);
+        LLVM::MemsetOp::create(
+            rewriter, loc, cell,
+            LLVM::ConstantOp::create(rewriter, loc, rewriter.getI8Type(),
+                                     rewriter.getI8IntegerAttr(0)),
+            LLVM::ConstantOp::create(rewriter, loc, rewriter.getI64Type(),
+                                     rewriter.getI64IntegerAttr(n->cellSize)),
+            /*isVolatile=*/false);
+      }
+      rewriter.setInsertionPointAfter(ifSome);
+      rewriter.eraseOp(op);
+      return success();
+    }
     case SNodeKind::Dynamic: {
       // The whole list (Taichi's x[i].deactivate()): length 0, chunks back
       // to the pool (zeroed there before reuse, so a list filled again
@@ -596,6 +842,50 @@ struct AppendLowering : SNodePattern<AppendOp> {
   }
 };
 
+/// snode.hash_entry: entry %e of the pool (every entry ever allocated),
+/// its flag and its key's cell indices.
+struct HashEntryLowering : SNodePattern<HashEntryOp> {
+  using SNodePattern::SNodePattern;
+  LogicalResult
+  matchAndRewrite(HashEntryOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const NodeLayout *n = node(op, op.getNode(), rewriter);
+    if (!n)
+      return failure();
+    Location loc = op.getLoc();
+    Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
+    Value off = arith::MulIOp::create(
+        rewriter, loc,
+        arith::ExtUIOp::create(rewriter, loc, i64, adaptor.getEntry()),
+        arith::ConstantIntOp::create(rewriter, loc, i64, n->poolCellSize));
+    Value entry = LLVM::GEPOp::create(
+        rewriter, loc, LLVM::LLVMPointerType::get(getContext()),
+        rewriter.getI8Type(), adaptor.getBase(), ValueRange{off},
+        LLVM::GEPNoWrapFlags::inbounds);
+    SmallVector<Value> results;
+    results.push_back(arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::ne, loadFlag(rewriter, loc, entry),
+        arith::ConstantIntOp::create(rewriter, loc, i32, 0)));
+    unsigned bits = getHashKeyBits(n->axes.size());
+    Type keyTy = rewriter.getIntegerType(bits);
+    Value key = LLVM::LoadOp::create(
+        rewriter, loc, keyTy, entryField(rewriter, loc, entry, kHashKeyOffset),
+        std::min(16u, bits / 8));
+    for (size_t k = 0; k < n->axes.size(); ++k) {
+      Value v = key;
+      if (k)
+        v = arith::ShRUIOp::create(
+            rewriter, loc, v,
+            arith::ConstantIntOp::create(rewriter, loc, keyTy, 32 * k));
+      results.push_back(
+          bits == 32 ? v
+                     : Value(arith::TruncIOp::create(rewriter, loc, i32, v)));
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
 /// snode.length: the length word, at most the maximum (appends to a full
 /// list raise it for a moment).
 struct LengthLowering : SNodePattern<LengthOp> {
@@ -622,6 +912,6 @@ void lowering::populateNodeKindPatterns(const TypeConverter &converter,
                                         RewritePatternSet &patterns,
                                         const SNodeLayout &layout) {
   patterns.add<LookupLowering, IsActiveLowering, DeactivateLowering,
-               AppendLowering, LengthLowering>(converter, patterns.getContext(),
-                                               layout);
+               AppendLowering, LengthLowering, HashEntryLowering>(
+      converter, patterns.getContext(), layout);
 }

@@ -24,6 +24,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace tic {
 #define GEN_PASS_DEF_CONVERTSNODETOLLVM
@@ -173,13 +174,35 @@ struct IndexExtractLowering : SNodePattern<IndexExtractOp> {
     Location loc = op.getLoc();
     Type t = op.getType();
     Value v = adaptor.getIndex();
+    auto cst = [&](int64_t c) -> Value {
+      return arith::ConstantIntOp::create(rewriter, loc, t, c);
+    };
+    // Below a hash, indices may be negative: floor division and a
+    // non-negative remainder (a cell's elements are those of [k * B, k * B
+    // + B) for any integer k). Elsewhere they are in range: unsigned.
+    bool floor = n->underHash;
     if (op.getBelow() != 1)
-      v = arith::DivUIOp::create(rewriter, loc, v,
-                                 arith::ConstantIntOp::create(rewriter, loc, t, op.getBelow()));
-    for (auto [k, a] : llvm::enumerate(n->axes))
-      if (a == int64_t(op.getAxis()) && n->needsMod[k])
-        v = arith::RemUIOp::create(rewriter, loc, v,
-                                   arith::ConstantIntOp::create(rewriter, loc, t, n->shape[k]));
+      v = floor ? Value(arith::FloorDivSIOp::create(rewriter, loc, v,
+                                                    cst(op.getBelow())))
+                : Value(arith::DivUIOp::create(rewriter, loc, v,
+                                               cst(op.getBelow())));
+    for (auto [k, a] : llvm::enumerate(n->axes)) {
+      if (a != int64_t(op.getAxis()) || !n->needsMod[k])
+        continue;
+      int64_t e = n->shape[k];
+      if (!floor) {
+        v = arith::RemUIOp::create(rewriter, loc, v, cst(e));
+      } else if (llvm::isPowerOf2_64(uint64_t(e))) {
+        v = arith::AndIOp::create(rewriter, loc, v, cst(e - 1));
+      } else {
+        Value r = arith::RemSIOp::create(rewriter, loc, v, cst(e));
+        Value neg = arith::CmpIOp::create(rewriter, loc,
+                                          arith::CmpIPredicate::slt, r, cst(0));
+        v = arith::SelectOp::create(
+            rewriter, loc, neg, arith::AddIOp::create(rewriter, loc, r, cst(e)),
+            r);
+      }
+    }
     rewriter.replaceOp(op, v);
     return success();
   }
@@ -240,8 +263,19 @@ struct ConvertSNodeToLLVMPass
       else return;
       const NodeLayout *n = layout.lookupNode(name);
       if (n && !n->supported) {
-        op->emitOpError("lowering of '") << stringifySNodeKind(n->kind)
-            << "' SNodes (or dense SNodes below them) is not supported yet";
+        // The topmost node the lowering cannot handle.
+        const NodeLayout *why = n;
+        for (const NodeLayout *p = n; p; p = p->parent)
+          if (!p->supported)
+            why = p;
+        if (why->kind == SNodeKind::Hash)
+          op->emitOpError("lowering of a 'hash' SNode below another SNode "
+                          "is not supported yet (hash SNodes are children "
+                          "of their tree's root)");
+        else
+          op->emitOpError("lowering of '")
+              << stringifySNodeKind(why->kind)
+              << "' SNodes (or dense SNodes below them) is not supported yet";
         unsupported = true;
       }
     });
@@ -250,18 +284,20 @@ struct ConvertSNodeToLLVMPass
     ConversionTarget target(*ctx);
     target.addLegalDialect<LLVM::LLVMDialect, arith::ArithDialect,
                            scf::SCFDialect>();
-    target.addLegalOp<AllocCellOp, FreeCellOp>();
+    target.addLegalOp<AllocCellOp, FreeCellOp, PoolViewOp>();
     target.addIllegalOp<GetChildOp, LookupOp, PlacePtrOp, IndexExtractOp,
                         LinearizeOp, LoadOp, StoreOp, AtomicRMWOp, IsActiveOp,
-                        DeactivateOp, AppendOp, LengthOp>();
+                        DeactivateOp, AppendOp, LengthOp, HashEntryOp>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
 
     // The ambient and sink cells of pointer nodes (and elements of dynamic
-    // ones).
+    // ones, entries of hash ones).
     int64_t pointerCell = 0;
     for (const NodeLayout &n : layout.getNodes())
       if (hasPool(n.kind))
-        pointerCell = std::max(pointerCell, n.cellSize);
+        pointerCell =
+            std::max(pointerCell,
+                     n.kind == SNodeKind::Hash ? n.poolCellSize : n.cellSize);
     if (pointerCell > 0)
       for (StringRef name : {kAmbientCell, kSinkCell}) {
         if (module.lookupSymbol(name))

@@ -188,6 +188,8 @@ std::optional<int64_t> tic::snode::getContainerBytes(SNodeKind kind,
     if (__builtin_mul_overflow(numCells, int64_t(8), &bytes))
       return std::nullopt;
     return bytes;
+  case SNodeKind::Hash:
+    return getHashBuckets(numCells) * 8;
   case SNodeKind::Dynamic: {
     if (chunkCells <= 0 || chunkCells > numCells)
       chunkCells = numCells;
@@ -214,6 +216,7 @@ int64_t tic::snode::getContainerAlign(SNodeKind kind, int64_t cellAlign) {
   switch (kind) {
   case SNodeKind::Pointer:
   case SNodeKind::Dynamic:
+  case SNodeKind::Hash:
     return 8;
   case SNodeKind::Bitmasked:
     return std::max<int64_t>(cellAlign, 4);
@@ -689,14 +692,33 @@ static LogicalResult verifyNodeRefOfKind(Operation *op, StringRef name,
 }
 // The nodes whose cells (chunks) come from a pool.
 LogicalResult AllocCellOp::verifySymbolUses(SymbolTableCollection &tables) {
-  return verifyNodeRefOfKind(*this, getNode(),
-                             {SNodeKind::Pointer, SNodeKind::Dynamic},
-                             "pointer or dynamic", tables);
+  return verifyNodeRefOfKind(
+      *this, getNode(),
+      {SNodeKind::Pointer, SNodeKind::Dynamic, SNodeKind::Hash},
+      "pointer, dynamic or hash", tables);
 }
 LogicalResult FreeCellOp::verifySymbolUses(SymbolTableCollection &tables) {
-  return verifyNodeRefOfKind(*this, getNode(),
-                             {SNodeKind::Pointer, SNodeKind::Dynamic},
-                             "pointer or dynamic", tables);
+  return verifyNodeRefOfKind(
+      *this, getNode(),
+      {SNodeKind::Pointer, SNodeKind::Dynamic, SNodeKind::Hash},
+      "pointer, dynamic or hash", tables);
+}
+LogicalResult PoolViewOp::verifySymbolUses(SymbolTableCollection &tables) {
+  return verifyNodeRefOfKind(
+      *this, getNode(),
+      {SNodeKind::Pointer, SNodeKind::Dynamic, SNodeKind::Hash},
+      "pointer, dynamic or hash", tables);
+}
+LogicalResult HashEntryOp::verifySymbolUses(SymbolTableCollection &tables) {
+  if (failed(verifyNodeRefOfKind(*this, getNode(), {SNodeKind::Hash}, "hash",
+                                 tables)))
+    return failure();
+  auto c = lookupNode(*this, getNode(), &tables);
+  if (getIndices().size() != c.getAxesArray().size())
+    return emitOpError("hash SNode '")
+           << getNode() << "' has " << c.getAxesArray().size() << " axes, got "
+           << getIndices().size() << " indices";
+  return success();
 }
 LogicalResult AppendOp::verifySymbolUses(SymbolTableCollection &tables) {
   return verifyNodeRefOfKind(*this, getNode(), {SNodeKind::Dynamic}, "dynamic",

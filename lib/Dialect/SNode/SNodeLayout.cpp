@@ -58,8 +58,11 @@ SNodeLayout::SNodeLayout(Operation *moduleOp) {
       for (const NodeLayout *p : chain)
         if (llvm::is_contained(p->axes, n.axes[k])) n.needsMod[k] = true;
     }
-    if (!isLowerableKind(n.kind))
+    if (!isLowerableKind(n.kind) || (n.kind == SNodeKind::Hash && n.parent))
       n.supported = false;
+    n.underHash = n.kind == SNodeKind::Hash;
+    for (const NodeLayout *p : chain)
+      n.underHash |= p->kind == SNodeKind::Hash;
     for (const NodeLayout *p : chain)
       if (!p->supported) n.supported = false;
   }
@@ -130,6 +133,17 @@ SNodeLayout::SNodeLayout(Operation *moduleOp) {
       n.poolCellSize = n.cellSize;
       n.maxCells = 1;
       int64_t own = n.numCells;
+      if (n.kind == SNodeKind::Hash) {
+        // Entries: as many as the pool's address space holds (2^38 bytes),
+        // whatever the shape (it sizes the bucket array only).
+        n.hashBuckets = getHashBuckets(n.numCells);
+        n.hashCellOffset = getHashCellOffset(n.cellAlign);
+        n.poolCellSize = getHashEntryBytes(n.cellSize, n.cellAlign);
+        n.maxCells = std::max<int64_t>(
+            1, std::min<int64_t>(0xFFFFFFFEll,
+                                 (int64_t(1) << 38) / n.poolCellSize));
+        continue;
+      }
       if (n.kind == SNodeKind::Dynamic) {
         // Pool cells are chunks; a parent cell has one slot per chunk.
         own = n.numCells / n.chunkCells + (n.numCells % n.chunkCells != 0);
@@ -140,6 +154,11 @@ SNodeLayout::SNodeLayout(Operation *moduleOp) {
         if (__builtin_mul_overflow(n.maxCells, q == &n ? own : q->numCells,
                                    &n.maxCells))
           n.maxCells = INT64_MAX;
+      // Below a hash, the cells are as unbounded as its entries: as many as
+      // 2^38 bytes of address space hold.
+      if (n.underHash && n.poolCellSize > 0)
+        n.maxCells = std::max<int64_t>(
+            1, (int64_t(1) << 38) / std::max<int64_t>(n.poolCellSize, 1));
     }
   }
 }

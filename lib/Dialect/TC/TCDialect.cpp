@@ -400,6 +400,29 @@ static LogicalResult verifyListOp(Operation *op, StringRef node,
            << indices.size();
   return success();
 }
+/// The node of a tc.hash_entries / hash_entry: a hash node (and, for an
+/// entry, one index per axis of it).
+static LogicalResult verifyHashOp(Operation *op, StringRef node,
+                                  std::optional<size_t> numIndices,
+                                  SymbolTableCollection &tables) {
+  auto c = snode::lookupNode(op, node, &tables);
+  if (!c)
+    return op->emitOpError("references unknown SNode '") << node << "'";
+  if (c.getKind() != snode::SNodeKind::Hash)
+    return op->emitOpError("needs a hash SNode, but '")
+           << node << "' is " << snode::stringifySNodeKind(c.getKind());
+  if (numIndices && *numIndices != c.getAxesArray().size())
+    return op->emitOpError("hash SNode '")
+           << node << "' has " << c.getAxesArray().size() << " axes, got "
+           << *numIndices << " indices";
+  return success();
+}
+LogicalResult HashEntriesOp::verifySymbolUses(SymbolTableCollection &tables) {
+  return verifyHashOp(*this, getNode(), std::nullopt, tables);
+}
+LogicalResult HashEntryOp::verifySymbolUses(SymbolTableCollection &tables) {
+  return verifyHashOp(*this, getNode(), getIndices().size(), tables);
+}
 LogicalResult AppendOp::verifySymbolUses(SymbolTableCollection &tables) {
   return verifyListOp(*this, getNode(), getIndices(), tables);
 }

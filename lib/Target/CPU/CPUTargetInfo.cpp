@@ -102,6 +102,20 @@ public:
     return success();
   }
 
+  FailureOr<std::pair<Value, Value>>
+  poolView(OpBuilder &b, Location loc, int32_t pool,
+           const FunctionEnv &env) const override {
+    Type i32 = b.getI32Type();
+    Value p = arith::ConstantIntOp::create(b, loc, i32, pool);
+    auto base = runtimeFuncs.get("tic_rt_snode_pool_base", ptrTy, {ptrTy, i32});
+    auto used = runtimeFuncs.get("tic_rt_snode_pool_used", i32, {ptrTy, i32});
+    return std::make_pair(
+        LLVM::CallOp::create(b, loc, base, ValueRange{env.context, p})
+            .getResult(),
+        LLVM::CallOp::create(b, loc, used, ValueRange{env.context, p})
+            .getResult());
+  }
+
 private:
   /// "file:line:col" of `loc` as a string constant (null without a file).
   Value sourceLocation(OpBuilder &b, Location loc) const {

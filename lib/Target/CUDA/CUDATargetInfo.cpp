@@ -101,6 +101,13 @@ public:
                           "--target=cuda yet (the cells of pointer and dynamic "
                           "SNodes need a device memory pool)");
   }
+  FailureOr<std::pair<Value, Value>>
+  poolView(OpBuilder &, Location loc, int32_t,
+           const FunctionEnv &) const override {
+    return emitError(loc, "'snode.pool_view' op is not supported with "
+                          "--target=cuda yet (the entries of hash SNodes "
+                          "need a device memory pool)");
+  }
   LogicalResult freeCell(OpBuilder &, Location loc, int32_t, Value, bool,
                          const FunctionEnv &) const override {
     return emitError(loc, "'snode.free_cell' op is not supported with "

@@ -301,7 +301,8 @@ TC_API void tic_rt_pool_get_stats(const tic_rt_pool *pool,
 TC_API tc_status tic_rt_memory_stats(tic_rt_context *ctx, const char *snode,
                                      tc_memory_stats *stats);
 
-/* The pools of a context: one per pointer SNode of its module. */
+/* The pools of a context: one per pointer, dynamic or hash SNode of its
+ * module (pointer cells, dynamic chunks, hash entries). */
 /* A zeroed cell of pointer SNode number `pool` (tic_rt_module_desc.pools);
  * thread-safe. NULL when its pool is used up: TC_ERR_OUT_OF_MEMORY naming
  * the SNode is then reported as a kernel failure. */
@@ -313,6 +314,12 @@ TC_API void tic_rt_snode_free(tic_rt_context *ctx, int32_t pool, void *cell);
  * its slot): reusable at once. Thread-safe. */
 TC_API void tic_rt_snode_release_unused(tic_rt_context *ctx, int32_t pool,
                                         void *cell);
+/* The elements pool number `pool` has handed out are at
+ * tic_rt_snode_pool_base + k * element_size for k < tic_rt_snode_pool_used
+ * (free ones read as zero): how a struct-for over a hash SNode finds its
+ * entries. */
+TC_API void *tic_rt_snode_pool_base(tic_rt_context *ctx, int32_t pool);
+TC_API int32_t tic_rt_snode_pool_used(tic_rt_context *ctx, int32_t pool);
 /* Statistics of pool number `pool`; TC_ERR_INVALID_ARGUMENT when there is
  * no such pool. */
 TC_API tc_status tic_rt_snode_pool_stats(const tic_rt_context *ctx,

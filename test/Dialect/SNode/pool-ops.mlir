@@ -19,7 +19,7 @@ snode.tree @root {
   snode.bitmasked @b axes [0] shape [4] { snode.place @x : [f32] }
 }
 tc.kernel @k() {
-  // expected-error @+1 {{needs a pointer or dynamic SNode, but 'b' is bitmasked}}
+  // expected-error @+1 {{needs a pointer, dynamic or hash SNode, but 'b' is bitmasked}}
   %c = snode.alloc_cell @b : !llvm.ptr
   tc.return
 }
@@ -68,4 +68,30 @@ tc.kernel @k() -> i32 {
   // expected-error @+1 {{needs a dynamic SNode, but 'p' is pointer}}
   %k = snode.append %c, @p : i32
   tc.return %k : i32
+}
+
+// -----
+
+// snode.pool_view and snode.hash_entry: the entries of a hash node's pool.
+snode.tree @root {
+  snode.hash @h axes [0] shape [8] { snode.place @x : [f32] }
+}
+// CHECK-LABEL: tc.kernel @view
+// CHECK: %{{.*}}, %{{.*}} = snode.pool_view @h : !llvm.ptr, i32
+// CHECK: %{{.*}}, %{{.*}} = snode.hash_entry %{{.*}}, @h[%{{.*}}] : !llvm.ptr -> i1, i32
+tc.kernel @view(%e: i32) -> i1 {
+  %b, %n = snode.pool_view @h : !llvm.ptr, i32
+  %a, %k = snode.hash_entry %b, @h[%e] : !llvm.ptr -> i1, i32
+  tc.return %a : i1
+}
+
+// -----
+
+snode.tree @root {
+  snode.dense @d axes [0] shape [8] { snode.place @x : [f32] }
+}
+tc.kernel @k() -> i32 {
+  // expected-error @+1 {{needs a pointer, dynamic or hash SNode, but 'd' is dense}}
+  %b, %n = snode.pool_view @d : !llvm.ptr, i32
+  tc.return %n : i32
 }

@@ -96,3 +96,40 @@ tc.kernel @k(%i: i32) -> i32 {
   %n = tc.length @dl[%i, %i] : i32
   tc.return %n : i32
 }
+
+// -----
+
+// tc.hash_entries / tc.hash_entry: the entries of a hash node.
+snode.tree @root {
+  snode.hash @h axes [0, 1] shape [4, 4] { snode.place @x : [f32] }
+}
+// CHECK-LABEL: tc.kernel @entries
+// CHECK: %{{.*}} = tc.hash_entries @h : i32
+// CHECK: %{{.*}}, %{{.*}}:2 = tc.hash_entry @h[%{{.*}}] : i1, i32, i32
+tc.kernel @entries(%e: i32) -> i32 {
+  %n = tc.hash_entries @h : i32
+  %a:3 = tc.hash_entry @h[%e] : i1, i32, i32
+  tc.return %n : i32
+}
+
+// -----
+
+snode.tree @root {
+  snode.hash @h axes [0, 1] shape [4, 4] { snode.place @x : [f32] }
+}
+tc.kernel @k(%e: i32) -> i1 {
+  // expected-error @+1 {{hash SNode 'h' has 2 axes, got 1 indices}}
+  %a:2 = tc.hash_entry @h[%e] : i1, i32
+  tc.return %a#0 : i1
+}
+
+// -----
+
+snode.tree @root {
+  snode.pointer @p axes [0] shape [4] { snode.place @x : [f32] }
+}
+tc.kernel @k() -> i32 {
+  // expected-error @+1 {{needs a hash SNode, but 'p' is pointer}}
+  %n = tc.hash_entries @p : i32
+  tc.return %n : i32
+}

@@ -84,13 +84,41 @@ int64_t getComponentSize(mlir::Type type);
 ///              in the node's pool (the cells are not in the parent);
 ///   dynamic    its length (i32, padded to 8 bytes), then one 8-byte slot
 ///              per chunk of `chunkCells` cells, null or the address of the
-///              chunk in the node's pool.
+///              chunk in the node's pool;
+///   hash       getHashBuckets(numCells) 8-byte bucket heads, null or the
+///              first entry of the bucket's chain (entries, with their
+///              cells, come from the node's pool).
 /// std::nullopt when the size overflows int64_t.
 std::optional<int64_t> getContainerBytes(SNodeKind kind, int64_t numCells,
                                          int64_t cellSize,
                                          int64_t chunkCells = 0);
 /// Byte offset of a dynamic container's chunk slots (after its length).
 constexpr int64_t kDynamicSlotsOffset = 8;
+/// A hash node's entry: the next entry of its bucket's chain (8 bytes),
+/// its activity flag (i32), its key (the cell indices, 32 bits each,
+/// packed from bit 0 in axis order, in an i32, i64 or i128 from byte 16),
+/// then the cell at getHashCellOffset.
+constexpr int64_t kHashNextOffset = 0, kHashFlagOffset = 8, kHashKeyOffset = 16,
+                  kHashHeaderBytes = 32;
+/// Buckets of a hash node of `numCells` cells (its `shape` sizes the
+/// table): the power of two at or above 4 * numCells, from 4096 to 2^22
+/// (bucket pages nobody touched cost no memory; the chains grow past it).
+inline int64_t getHashBuckets(int64_t numCells) {
+  int64_t b = 4096;
+  while (b < numCells * 4 && b < (int64_t(1) << 22))
+    b *= 2;
+  return b;
+}
+inline int64_t getHashCellOffset(int64_t cellAlign) {
+  return (kHashHeaderBytes + cellAlign - 1) / cellAlign * cellAlign;
+}
+inline int64_t getHashEntryBytes(int64_t cellSize, int64_t cellAlign) {
+  return (getHashCellOffset(cellAlign) + cellSize + 15) / 16 * 16;
+}
+/// Bits of a hash node's packed key: 32 per axis, in an i32, i64 or i128.
+inline unsigned getHashKeyBits(unsigned numAxes) {
+  return numAxes <= 1 ? 32 : numAxes == 2 ? 64 : 128;
+}
 /// The alignment of the container (of its first byte in the parent's cell).
 int64_t getContainerAlign(SNodeKind kind, int64_t cellAlign);
 /// Byte offset of a bitmasked container's mask words (after its cells).
@@ -100,13 +128,14 @@ inline int64_t getBitmaskOffset(int64_t numCells, int64_t cellSize) {
 /// Whether lookups of the kind can be lowered (the others are parsed and
 /// verified, and reported "not supported yet" where they reach a lowering).
 inline bool isLowerableKind(SNodeKind kind) {
-  return kind == SNodeKind::Dense || kind == SNodeKind::Bitmasked ||
-         kind == SNodeKind::Pointer || kind == SNodeKind::Dynamic;
+  return kind != SNodeKind::BitStruct && kind != SNodeKind::BitArray;
 }
 /// Whether the cells of the kind come from a memory pool of the node
-/// (snode.alloc_cell / free_cell): pointer cells, dynamic chunks.
+/// (snode.alloc_cell / free_cell): pointer cells, dynamic chunks, hash
+/// entries.
 inline bool hasPool(SNodeKind kind) {
-  return kind == SNodeKind::Pointer || kind == SNodeKind::Dynamic;
+  return kind == SNodeKind::Pointer || kind == SNodeKind::Dynamic ||
+         kind == SNodeKind::Hash;
 }
 } // namespace tic::snode
 

@@ -72,7 +72,14 @@ struct NodeLayout {
   int32_t poolIndex = -1;
   int64_t poolCellSize = 0;
   int64_t maxCells = 0;
-  /// Lowerable with today's code (every node on the path isLowerableKind)?
+  /// The node or an ancestor is a hash: indices are unbounded (floor
+  /// division and modulo extract each level's index).
+  bool underHash = false;
+  /// hash: its buckets (a power of two) and the offset of the cell in an
+  /// entry (docs/sparse.md).
+  int64_t hashBuckets = 0, hashCellOffset = 0;
+  /// Lowerable with today's code (every node on the path isLowerableKind;
+  /// a hash node only as a child of its tree's root)?
   bool supported = true;
 };
 

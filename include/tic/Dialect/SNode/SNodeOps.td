@@ -294,6 +294,22 @@ def SNode_LengthOp : SNode_Op<"length", [
   let assemblyFormat = "$container `,` $node attr-dict `:` type($result)";
 }
 
+def SNode_HashEntryOp : SNode_Op<"hash_entry", [
+    MemoryEffects<[MemRead<SNode_StructureResource>]>,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "entry %e of a hash node's pool: whether it is active, its cell indices";
+  let description = [{
+    `%a, %i, %j = snode.hash_entry %base, @h[%e] : i1, i32, i32` reads entry
+    `%e` of the pool of hash node `@h` (`%base` from `snode.pool_view`):
+    whether it holds an active cell, and that cell's indices (one per axis
+    of `@h`). A struct-for over a hash path runs over the entries.
+  }];
+  let arguments = (ins AnyType:$base, FlatSymbolRefAttr:$node, I32:$entry);
+  let results = (outs I1:$active, Variadic<I32>:$indices);
+  let assemblyFormat =
+      "$base `,` $node `[` $entry `]` attr-dict `:` type($base) `->` type(results)";
+}
+
 def SNode_LoadOp : SNode_Op<"load", [
     MemoryEffects<[MemRead<SNode_FieldDataResource>]>,
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
@@ -369,6 +385,21 @@ def SNode_AllocCellOp : SNode_Op<"alloc_cell", [
   let arguments = (ins FlatSymbolRefAttr:$node);
   let results = (outs AnyType:$result);
   let assemblyFormat = "$node attr-dict `:` type($result)";
+}
+
+def SNode_PoolViewOp : SNode_Op<"pool_view", [
+    MemoryEffects<[MemRead<SNode_StructureResource>]>,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "the elements a node's pool has handed out: base address and count";
+  let description = [{
+    `%base, %n = snode.pool_view @h : !llvm.ptr, i32`: the elements of the
+    pool of node `@h` are at `%base + k * size` for `k < %n` (every element
+    ever handed out; free ones read as zero). A runtime service of the
+    target's tc conversion (CPU: tic_rt_snode_pool_base / _used).
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$node);
+  let results = (outs AnyType:$base, I32:$count);
+  let assemblyFormat = "$node attr-dict `:` type($base) `,` type($count)";
 }
 
 def SNode_FreeCellOp : SNode_Op<"free_cell", [

@@ -273,6 +273,33 @@ def TC_LengthOp : TC_CellOp<"length", [MemoryEffects<[MemRead]>]> {
   let assemblyFormat = "$node `[` $indices `]` attr-dict `:` type($result)";
 }
 
+def TC_HashEntriesOp : TC_Op<"hash_entries", [MemoryEffects<[MemRead]>,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "the number of entries a hash node has allocated";
+  let description = [{
+    `%n = tc.hash_entries @h : i32`: entries `0 .. %n - 1` of hash node `@h`
+    (`tc.hash_entry`) are every cell it ever held, active or not. A
+    struct-for over a path with a hash node runs over them
+    (tic-lower-struct-for).
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$node);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$node attr-dict `:` type($result)";
+}
+
+def TC_HashEntryOp : TC_Op<"hash_entry", [MemoryEffects<[MemRead]>,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "whether a hash node's entry is active, and its cell indices";
+  let description = [{
+    `%a, %i, %j = tc.hash_entry @h[%e] : i1, i32, i32`: entry `%e` (below
+    `tc.hash_entries`) of hash node `@h` holds an active cell (`%a`) with
+    cell indices `%i, %j` (one per axis of `@h`).
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$node, I32:$entry);
+  let results = (outs I1:$active, Variadic<I32>:$indices);
+  let assemblyFormat = "$node `[` $entry `]` attr-dict `:` type(results)";
+}
+
 def TC_NDArrayLoadOp : TC_Op<"ndarray_load", [MemoryEffects<[MemRead]>,
     TypesMatchWith<"result is the element type", "array", "result",
                    "::llvm::cast<::tic::tc::NDArrayType>($_self).getElementType()">]> {

@@ -12,6 +12,7 @@
 #include "tic/Dialect/TC/TCDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 
 namespace tic {
@@ -31,6 +32,23 @@ struct LevelCell {
   Value container, linear;
 };
 
+/// The key of a hash node's cell from its cell indices (i32 each).
+static Value packHashKey(OpBuilder &b, Location loc, ArrayRef<Value> idx) {
+  unsigned bits = snode::getHashKeyBits(idx.size());
+  if (bits == 32)
+    return idx[0];
+  Type t = b.getIntegerType(bits);
+  Value key;
+  for (auto [k, i] : llvm::enumerate(idx)) {
+    Value v = arith::ExtUIOp::create(b, loc, t, i);
+    if (k)
+      v = arith::ShLIOp::create(
+          b, loc, v, arith::ConstantIntOp::create(b, loc, t, 32 * k));
+    key = key ? Value(arith::OrIOp::create(b, loc, key, v)) : v;
+  }
+  return key;
+}
+
 /// The container and linear cell number of `lv` inside the cell `cur` of
 /// its parent (get_child, [index_extract], [linearize]).
 static LevelCell buildLevel(OpBuilder &b, Location loc,
@@ -48,6 +66,10 @@ static LevelCell buildLevel(OpBuilder &b, Location loc,
       levelIdx.push_back(snode::IndexExtractOp::create(
           b, loc, i.getType(), i, n->name, axis, lv.below[k]));
   }
+  // A hash node's cell is found by its key: the cell indices, 32 bits
+  // each, packed from bit 0 in axis order (getHashKeyBits).
+  if (n->kind == snode::SNodeKind::Hash)
+    return {n, container, packHashKey(b, loc, levelIdx)};
   // Indices are i32 (every axis extent fits), but a node's cell count may
   // not: linearize in i64 where it exceeds 2^31 - 1.
   if (levelIdx.size() > 1 && n->numCells > INT32_MAX &&
@@ -116,6 +138,22 @@ static LogicalResult lowerCellOp(Operation *op, const snode::NodeLayout &n,
                                  ValueRange indices) {
   OpBuilder b(op);
   Location loc = op->getLoc();
+  if (isa<tc::HashEntriesOp, tc::HashEntryOp>(op)) {
+    // The entries of the hash node's pool (a runtime service) and, for
+    // one of them, its flag and key.
+    Type ptrTy = LLVM::LLVMPointerType::get(b.getContext());
+    auto view =
+        snode::PoolViewOp::create(b, loc, ptrTy, b.getI32Type(), n.name);
+    if (auto he = dyn_cast<tc::HashEntryOp>(op)) {
+      auto e = snode::HashEntryOp::create(
+          b, loc, he->getResultTypes(), view.getBase(), n.name, he.getEntry());
+      he->replaceAllUsesWith(e);
+    } else {
+      op->getResult(0).replaceAllUsesWith(view.getCount());
+    }
+    op->erase();
+    return success();
+  }
   if (isa<tc::AppendOp, tc::LengthOp>(op)) {
     // A list: the container of the dynamic node in its parent's cell (the
     // path with 0 for the node's own axis, which only it splits). An append
@@ -172,7 +210,8 @@ struct LowerFieldAccessPass
     SmallVector<Operation *> accesses;
     module.walk([&](Operation *op) {
       if (isa<tc::LoadOp, tc::StoreOp, tc::AtomicRMWOp, tc::IsActiveOp,
-              tc::ActivateOp, tc::DeactivateOp, tc::AppendOp, tc::LengthOp>(op))
+              tc::ActivateOp, tc::DeactivateOp, tc::AppendOp, tc::LengthOp,
+              tc::HashEntriesOp, tc::HashEntryOp>(op))
         accesses.push_back(op);
     });
     for (Operation *op : accesses) {

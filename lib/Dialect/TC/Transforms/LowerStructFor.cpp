@@ -73,6 +73,59 @@ static void markKnownActive(Region &region, const snode::SNodeLayout &layout,
   });
 }
 
+/// Serial loops at `ib` over the sub-cells of extents `inner` (per axis)
+/// inside the cell `cell` of an index space of extents `outer`: along axis
+/// a, i_a = cell_a * ratio_a + r_a with ratio_a = inner[a] / outer[a]
+/// (inner[a] past outer's rank), an scf.for over r_a where ratio_a > 1.
+/// `nonNegative`: the indices are known non-negative (not below a hash).
+/// Leaves `ib` in the innermost loop.
+static void splitCell(OpBuilder &ib, Location loc, ArrayRef<Value> cell,
+                      ArrayRef<int64_t> outer, ArrayRef<int64_t> inner,
+                      bool nonNegative, SmallVectorImpl<Value> &indices) {
+  Type i32 = ib.getI32Type();
+  auto cst = [&](OpBuilder &bb, int64_t v) -> Value {
+    return arith::ConstantIntOp::create(bb, loc, i32, v);
+  };
+  unsigned cellRank = outer.size();
+  for (auto [a, extent] : llvm::enumerate(inner)) {
+    int64_t ratio = a < cellRank ? extent / outer[a] : extent;
+    Value r;
+    if (ratio > 1) {
+      auto loop =
+          scf::ForOp::create(ib, loc, cst(ib, 0), cst(ib, ratio), cst(ib, 1));
+      ib.setInsertionPointToStart(loop.getBody());
+      r = loop.getInductionVar();
+    }
+    Value i;
+    if (a < cellRank) {
+      i = cell[a];
+      if (ratio > 1) {
+        auto flags = arith::IntegerOverflowFlags::nsw;
+        if (nonNegative)
+          flags = flags | arith::IntegerOverflowFlags::nuw;
+        i = arith::AddIOp::create(
+            ib, loc, arith::MulIOp::create(ib, loc, i, cst(ib, ratio), flags),
+            r, flags);
+      }
+    } else {
+      i = r ? r : cst(ib, 0);
+    }
+    indices.push_back(i);
+  }
+}
+
+/// Moves the struct-for's body (without its terminator) to `ib`'s
+/// insertion point, its induction variables replaced by `indices`.
+static void spliceBody(OpBuilder &ib, tc::StructForOp sf,
+                       ArrayRef<Value> indices) {
+  Block &body = sf.getBody().front();
+  for (auto [arg, i] : llvm::zip(body.getArguments(), indices))
+    arg.replaceAllUsesWith(i);
+  Block *dest = ib.getInsertionBlock();
+  dest->getOperations().splice(ib.getInsertionPoint(), body.getOperations(),
+                               body.begin(), std::prev(body.end()));
+}
+
 static tc::ParallelForOp buildSparseLoop(OpBuilder &b, tc::StructForOp sf,
                                          const snode::NodeLayout &node,
                                          ArrayRef<int64_t> shape,
@@ -96,37 +149,76 @@ static tc::ParallelForOp buildSparseLoop(OpBuilder &b, tc::StructForOp sf,
   auto ifOp = scf::IfOp::create(ob, loc, active, /*withElseRegion=*/false);
   tc::YieldOp::create(ob, loc);
   OpBuilder ib = OpBuilder::atBlockBegin(ifOp.thenBlock());
-  for (auto [a, extent] : llvm::enumerate(shape)) {
-    int64_t ratio = a < cellRank ? extent / node.cellIndexShape[a] : extent;
-    Value inner;
-    if (ratio > 1) {
-      auto loop =
-          scf::ForOp::create(ib, loc, cst(ib, 0), cst(ib, ratio), cst(ib, 1));
-      ib.setInsertionPointToStart(loop.getBody());
-      inner = loop.getInductionVar();
-    }
-    Value i;
-    if (a < cellRank) {
-      i = outer->getArgument(a);
-      if (ratio > 1) {
-        auto flags =
-            arith::IntegerOverflowFlags::nsw | arith::IntegerOverflowFlags::nuw;
-        i = arith::AddIOp::create(
-            ib, loc, arith::MulIOp::create(ib, loc, i, cst(ib, ratio), flags),
-            inner, flags);
-      }
-    } else {
-      i = inner ? inner : cst(ib, 0);
-    }
-    indices.push_back(i);
+  SmallVector<Value> cell(outer->getArguments());
+  splitCell(ib, loc, cell, node.cellIndexShape, shape, /*nonNegative=*/true,
+            indices);
+  spliceBody(ib, sf, indices);
+  return pf;
+}
+
+/// A struct-for over a path under a hash node (a child of the root):
+/// parallel over the entries of the hash node's pool, each visited when
+/// active, with its key as the hash cell's indices:
+///
+///   %n = tc.hash_entries @h
+///   tc.parallel_for (%e) = (0) to (%n) {
+///     %a, %k... = tc.hash_entry @h[%e]
+///     scf.if (%a) {
+///       [serial over the cells of the deepest sparse node `deep` in the
+///        hash cell, scf.if (tc.is_active @deep[...])]
+///       serial over the elements of the cell: body
+///
+/// Indices may be negative (floor division places them in cells).
+static tc::ParallelForOp buildHashLoop(OpBuilder &b, tc::StructForOp sf,
+                                       const snode::NodeLayout &hash,
+                                       const snode::NodeLayout &deep,
+                                       ArrayRef<int64_t> shape,
+                                       SmallVectorImpl<Value> &indices) {
+  Location loc = sf.getLoc();
+  Type i32 = b.getI32Type();
+  auto cst = [&](OpBuilder &bb, int64_t v) -> Value {
+    return arith::ConstantIntOp::create(bb, loc, i32, v);
+  };
+  Value n = tc::HashEntriesOp::create(b, loc, i32, hash.name);
+  auto pf =
+      tc::ParallelForOp::create(b, loc, ValueRange{cst(b, 0)}, ValueRange{n});
+  Block *outer = &pf.getBody().front();
+  OpBuilder ob = OpBuilder::atBlockEnd(outer);
+  SmallVector<Type> types(1 + hash.axes.size(), i32);
+  types[0] = ob.getI1Type();
+  auto entry =
+      tc::HashEntryOp::create(ob, loc, types, hash.name, outer->getArgument(0));
+  auto ifOp = scf::IfOp::create(ob, loc, entry.getActive(), false);
+  tc::YieldOp::create(ob, loc);
+  OpBuilder ib = OpBuilder::atBlockBegin(ifOp.thenBlock());
+  // The hash cell's indices: its key along its axes, 0 along the others.
+  SmallVector<Value> cell(hash.cellIndexShape.size(), cst(ib, 0));
+  for (auto [k, a] : llvm::enumerate(hash.axes))
+    cell[a] = entry.getIndices()[k];
+  if (deep.kind == snode::SNodeKind::Dynamic) {
+    // The lists in the hash cell, then each list's elements.
+    SmallVector<Value> list;
+    splitCell(ib, loc, cell, hash.cellIndexShape,
+              ArrayRef<int64_t>(deep.cellIndexShape).drop_back(), false, list);
+    Value len = tc::LengthOp::create(ib, loc, i32, deep.name, list);
+    auto loop = scf::ForOp::create(ib, loc, cst(ib, 0), len, cst(ib, 1));
+    ib.setInsertionPointToStart(loop.getBody());
+    indices.append(list.begin(), list.end());
+    indices.push_back(loop.getInductionVar());
+  } else if (&deep != &hash) {
+    SmallVector<Value> deepCell;
+    splitCell(ib, loc, cell, hash.cellIndexShape, deep.cellIndexShape,
+              /*nonNegative=*/false, deepCell);
+    Value active =
+        tc::IsActiveOp::create(ib, loc, ib.getI1Type(), deep.name, deepCell);
+    auto ifDeep = scf::IfOp::create(ib, loc, active, false);
+    ib.setInsertionPointToStart(ifDeep.thenBlock());
+    cell = deepCell;
+    splitCell(ib, loc, cell, deep.cellIndexShape, shape, false, indices);
+  } else {
+    splitCell(ib, loc, cell, hash.cellIndexShape, shape, false, indices);
   }
-  // The body, without its terminator, where the innermost loop's body ends.
-  Block &body = sf.getBody().front();
-  for (auto [arg, i] : llvm::zip(body.getArguments(), indices))
-    arg.replaceAllUsesWith(i);
-  Block *dest = ib.getInsertionBlock();
-  dest->getOperations().splice(ib.getInsertionPoint(), body.getOperations(),
-                               body.begin(), std::prev(body.end()));
+  spliceBody(ib, sf, indices);
   return pf;
 }
 
@@ -214,7 +306,7 @@ struct LowerStructForPass : tic::impl::LowerStructForBase<LowerStructForPass> {
       // The deepest node on the path that can be inactive.
       const snode::LevelAccess *sparse = nullptr;
       for (const snode::LevelAccess &lv : levels) {
-        if (!snode::isLowerableKind(lv.node->kind) && unsupportedKind.empty())
+        if (!lv.node->supported && unsupportedKind.empty())
           unsupportedKind = snode::stringifySNodeKind(lv.node->kind);
         if (!snode::isAlwaysActive(lv.node->kind))
           sparse = &lv;
@@ -234,9 +326,14 @@ struct LowerStructForPass : tic::impl::LowerStructForBase<LowerStructForPass> {
       tc::ParallelForOp pf;
       if (sparse) {
         SmallVector<Value> indices;
-        pf = sparse->node->kind == snode::SNodeKind::Dynamic
-                 ? buildListLoop(b, sf, *sparse->node, indices)
-                 : buildSparseLoop(b, sf, *sparse->node, shape, indices);
+        const snode::NodeLayout *top = levels.front().node;
+        if (top->kind == snode::SNodeKind::Hash) {
+          pf = buildHashLoop(b, sf, *top, *sparse->node, shape, indices);
+        } else {
+          pf = sparse->node->kind == snode::SNodeKind::Dynamic
+                   ? buildListLoop(b, sf, *sparse->node, indices)
+                   : buildSparseLoop(b, sf, *sparse->node, shape, indices);
+        }
         if (knownActive)
           markKnownActive(pf.getBody(), layout, *sparse->node, *sparse,
                           indices);

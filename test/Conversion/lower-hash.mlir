@@ -1,0 +1,57 @@
+// RUN: %tic-opt %s --tic-allocate-layout --tic-lower-struct-for --tic-lower-field-access | FileCheck %s
+
+// Hash nodes at the tc level: an access looks its hash level up by the
+// packed key of the cell indices; a struct-for runs over the entries of
+// the node's pool.
+
+snode.tree @root {
+  snode.hash @h axes [0, 1] shape [4, 4] {
+    snode.dense @d axes [0, 1] shape [4, 3] { snode.place @x : [f32] }
+  }
+  snode.hash @h3 axes [0, 1, 2] shape [2, 2, 2] { snode.place @y : [f32] }
+}
+
+// Two axes: an i64 key, i from bit 0, j from bit 32.
+// CHECK-LABEL: tc.kernel @put
+// CHECK:       %[[KI:.*]] = snode.index_extract %{{.*}}, @h[0] below 4 : i32
+// CHECK:       %[[KJ:.*]] = snode.index_extract %{{.*}}, @h[1] below 3 : i32
+// CHECK:       %[[I64:.*]] = arith.extui %[[KI]] : i32 to i64
+// CHECK:       %[[J64:.*]] = arith.extui %[[KJ]] : i32 to i64
+// CHECK:       %[[SH:.*]] = arith.shli %[[J64]], %{{.*}} : i64
+// CHECK:       %[[KEY:.*]] = arith.ori %[[I64]], %[[SH]] : i64
+// CHECK:       snode.lookup hash %{{.*}}, @h[%[[KEY]]] activate : i64
+tc.kernel @put(%i: i32, %j: i32, %v: f32) {
+  tc.store %v, @x[%i, %j] : f32
+  tc.return
+}
+
+// Three axes: an i128 key.
+// CHECK-LABEL: tc.kernel @put3
+// CHECK:       snode.lookup hash %{{.*}}, @h3[%{{.*}}] activate : i128
+tc.kernel @put3(%i: i32, %v: f32) {
+  tc.store %v, @y[%i, %i, %i] : f32
+  tc.return
+}
+
+// Parallel over the entries; an active entry's key is its cell's indices,
+// the elements of the cell are key * extent + r (no `nuw`: indices may be
+// negative); the accesses at the loop's indices are known active.
+// CHECK-LABEL: tc.kernel @sum
+// CHECK:       %[[B:.*]], %[[N:.*]] = snode.pool_view @h : !llvm.ptr, i32
+// CHECK:       tc.parallel_for (%[[E:.*]]) = (%{{.*}}) to (%[[N]])
+// CHECK:         %[[B2:.*]], %{{.*}} = snode.pool_view @h : !llvm.ptr, i32
+// CHECK:         %[[A:.*]], %[[K:.*]]:2 = snode.hash_entry %[[B2]], @h[%[[E]]] : !llvm.ptr -> i1, i32, i32
+// CHECK:         scf.if %[[A]] {
+// CHECK:           scf.for %[[R:.*]] =
+// CHECK:             %[[M:.*]] = arith.muli %[[K]]#0, %{{.*}} overflow<nsw> : i32
+// CHECK:             arith.addi %[[M]], %[[R]] overflow<nsw> : i32
+// CHECK:             scf.for
+// CHECK:               snode.lookup hash %{{.*}}, @h[%{{.*}}] known_active : i64
+// CHECK:               snode.load %{{.*}}, @x[0] : f32
+tc.kernel @sum() {
+  tc.struct_for @x (%i, %j) {
+    %v = tc.load @x[%i, %j] : f32
+    tc.yield
+  }
+  tc.return
+}
