@@ -83,6 +83,27 @@ TEST(SNodePool, UnusedCellsAreReusableAtOnce) {
   EXPECT_EQ(tic_rt_snode_alloc(ctx, 1), c); // no launch in between
 }
 
+TEST(SNodePool, ViewCoversEveryElementHandedOut) {
+  // What a struct-for over a hash node reads: base + k * size, k < used.
+  tic_rt_module_desc desc = poolDesc();
+  Context ctx(desc);
+  ASSERT_EQ(ctx.status(), TC_OK);
+  EXPECT_EQ(tic_rt_snode_pool_used(ctx, 0), 0);
+  void *cells[3];
+  for (void *&c : cells) {
+    c = tic_rt_snode_alloc(ctx, 0);
+    ASSERT_NE(c, nullptr);
+  }
+  EXPECT_EQ(tic_rt_snode_pool_used(ctx, 0), 3);
+  char *base = static_cast<char *>(tic_rt_snode_pool_base(ctx, 0));
+  for (int k = 0; k < 3; ++k)
+    EXPECT_EQ(static_cast<void *>(base + k * 256), cells[k]) << k;
+  // A freed element stays in the view (it reads as zero after collect).
+  tic_rt_snode_free(ctx, 0, cells[1]);
+  EXPECT_EQ(tic_rt_snode_pool_used(ctx, 0), 3);
+  EXPECT_EQ(tic_rt_snode_pool_used(ctx, 1), 0);
+}
+
 TEST(SNodePool, ExhaustionIsAKernelFailureNamingTheSNode) {
   tic_rt_module_desc desc = poolDesc();
   tc_options o = Context::threads(1);
