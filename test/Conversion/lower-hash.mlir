@@ -1,4 +1,5 @@
 // RUN: %tic-opt %s --tic-allocate-layout --tic-lower-struct-for --tic-lower-field-access | FileCheck %s
+// RUN: %tic-opt %s --tic-allocate-layout --tic-lower-struct-for --tic-lower-field-access --cse --tic-snode-access-cse | FileCheck %s --check-prefix=CSE
 
 // Hash nodes at the tc level: an access looks its hash level up by the
 // packed key of the cell indices; a struct-for runs over the entries of
@@ -9,6 +10,7 @@ snode.tree @root {
     snode.dense @d axes [0, 1] shape [4, 3] { snode.place @x : [f32] }
   }
   snode.hash @h3 axes [0, 1, 2] shape [2, 2, 2] { snode.place @y : [f32] }
+  snode.place @out : [f32]
 }
 
 // Two axes: an i64 key, i from bit 0, j from bit 32.
@@ -46,11 +48,30 @@ tc.kernel @put3(%i: i32, %v: f32) {
 // CHECK:             %[[M:.*]] = arith.muli %[[K]]#0, %{{.*}} overflow<nsw> : i32
 // CHECK:             arith.addi %[[M]], %[[R]] overflow<nsw> : i32
 // CHECK:             scf.for
+// An element's hash level is extracted from the loop's key directly (the
+// struct-for's x * 4 + r, 0 <= r < 4, floor-divided by 4 is x), so every
+// element of the cell uses the entry's key ...
+// CHECK:               %[[KI:.*]] = arith.extui %[[K]]#0 : i32 to i64
+// CHECK:               %[[KJ:.*]] = arith.extui %[[K]]#1 : i32 to i64
 // CHECK:               snode.lookup hash %{{.*}}, @h[%{{.*}}] known_active : i64
+// CHECK:               snode.index_extract %{{.*}}, @d[0] below 1 : i32
 // CHECK:               snode.load %{{.*}}, @x[0] : f32
+// ... and tic-snode-access-cse looks the cell up once per entry, out of the
+// loops over its elements (they run: constant, non-empty bounds).
+// CSE-LABEL: tc.kernel @sum
+// CSE:         snode.hash_entry
+// CSE:         scf.if
+// CSE:           snode.lookup hash %{{.*}}, @h[%{{.*}}] known_active : i64
+// CSE:           scf.for
+// CSE-NOT:         snode.lookup hash
+// CSE:             scf.for
+// CSE-NOT:           snode.lookup hash
+// CSE:               snode.lookup dense
+// CSE:               snode.load %{{.*}}, @x[0] : f32
 tc.kernel @sum() {
   tc.struct_for @x (%i, %j) {
     %v = tc.load @x[%i, %j] : f32
+    tc.store %v, @out[] : f32
     tc.yield
   }
   tc.return

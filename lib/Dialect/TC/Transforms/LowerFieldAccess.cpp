@@ -13,7 +13,9 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 
 namespace tic {
 #define GEN_PASS_DEF_LOWERFIELDACCESS
@@ -49,6 +51,61 @@ static Value packHashKey(OpBuilder &b, Location loc, ArrayRef<Value> idx) {
   return key;
 }
 
+/// `i` as `x * c + r` with `r` the induction variable of an scf.for from 0
+/// to at most `c` by 1 (how a struct-for splits a cell into its elements).
+struct SplitIndex {
+  Value x, r;
+  int64_t c = 0;
+};
+static std::optional<SplitIndex> matchSplitIndex(Value i) {
+  auto add = i.getDefiningOp<arith::AddIOp>();
+  if (!add)
+    return std::nullopt;
+  for (unsigned s = 0; s < 2; ++s) {
+    auto mul = add->getOperand(s).getDefiningOp<arith::MulIOp>();
+    Value r = add->getOperand(1 - s);
+    auto iv = dyn_cast<BlockArgument>(r);
+    auto loop =
+        iv ? dyn_cast<scf::ForOp>(iv.getOwner()->getParentOp()) : scf::ForOp();
+    if (!mul || !loop || loop.getInductionVar() != r)
+      continue;
+    APInt c, lb, ub, step;
+    if (!matchPattern(mul.getRhs(), m_ConstantInt(&c)) ||
+        !matchPattern(loop.getLowerBound(), m_ConstantInt(&lb)) ||
+        !matchPattern(loop.getUpperBound(), m_ConstantInt(&ub)) ||
+        !matchPattern(loop.getStep(), m_ConstantInt(&step)))
+      continue;
+    if (lb.getSExtValue() != 0 || step.getSExtValue() != 1 ||
+        c.getSExtValue() <= 0 || ub.getSExtValue() > c.getSExtValue())
+      continue;
+    return SplitIndex{mul.getLhs(), r, c.getSExtValue()};
+  }
+  return std::nullopt;
+}
+
+/// snode.index_extract of `i` for level `k` of `n`. Below a hash (floor
+/// semantics: exact for any sign), an element index `x * c + r` of a
+/// struct-for (0 <= r < c) simplifies: with c = below, to the extraction
+/// of x alone; with c a multiple of below * extent (the modulo drops the
+/// x part), to that of r. So every element of a hash cell looks the cell up
+/// with the loop's own key, which the lookups then share.
+static Value extractIndex(OpBuilder &b, Location loc,
+                          const snode::NodeLayout &n, unsigned k, int64_t below,
+                          Value i) {
+  int64_t axis = n.axes[k];
+  if (n.underHash)
+    if (std::optional<SplitIndex> s = matchSplitIndex(i)) {
+      if (s->c == below)
+        return extractIndex(b, loc, n, k, 1, s->x);
+      if (n.needsMod[k] && s->c % (below * n.shape[k]) == 0)
+        return extractIndex(b, loc, n, k, below, s->r);
+    }
+  if (below == 1 && !n.needsMod[k])
+    return i;
+  return snode::IndexExtractOp::create(b, loc, i.getType(), i, n.name, axis,
+                                       below);
+}
+
 /// The container and linear cell number of `lv` inside the cell `cur` of
 /// its parent (get_child, [index_extract], [linearize]).
 static LevelCell buildLevel(OpBuilder &b, Location loc,
@@ -58,14 +115,8 @@ static LevelCell buildLevel(OpBuilder &b, Location loc,
   const snode::NodeLayout *n = lv.node;
   Value container = snode::GetChildOp::create(b, loc, ptrTy, cur, n->name);
   SmallVector<Value> levelIdx;
-  for (auto [k, axis] : llvm::enumerate(n->axes)) {
-    Value i = indices[axis];
-    if (lv.below[k] == 1 && !n->needsMod[k])
-      levelIdx.push_back(i);
-    else
-      levelIdx.push_back(snode::IndexExtractOp::create(
-          b, loc, i.getType(), i, n->name, axis, lv.below[k]));
-  }
+  for (auto [k, axis] : llvm::enumerate(n->axes))
+    levelIdx.push_back(extractIndex(b, loc, *n, k, lv.below[k], indices[axis]));
   // A hash node's cell is found by its key: the cell indices, 32 bits
   // each, packed from bit 0 in axis order (getHashKeyBits).
   if (n->kind == snode::SNodeKind::Hash)

@@ -4,7 +4,10 @@
 // common prefix of their micro-access chains.
 //  1. Micro-access ops whose operands are all defined outside a parallel loop
 //     (root_ptr, the first get_child, lookups with loop-invariant indices...)
-//     are hoisted out of the loop, so they run once per kernel launch.
+//     are hoisted out of the loop, so they run once per kernel launch; out
+//     of a serial scf.for that runs at least once (constant bounds), they
+//     go with the pure arithmetic computing their operands (a struct-for's
+//     loops over the elements of one cell then look the cell up once).
 //  2. Structurally identical micro-access ops are merged into a dominating
 //     one, across blocks and regions.
 // Both rely on the ops' declared memory effects, not on their kind: address
@@ -19,7 +22,11 @@
 #include "tic/Dialect/TC/Passes.h"
 #include "tic/Dialect/TC/TCDialect.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Dominance.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
@@ -48,6 +55,11 @@ static bool mayWriteStructure(Operation *op) {
   SmallVector<MemoryEffects::EffectInstance> effects;
   iface.getEffects(effects);
   return llvm::any_of(effects, [](const MemoryEffects::EffectInstance &e) {
+    // A write to a kernel-local buffer (a reduction's accumulator) is not
+    // one to the SNode structure.
+    if (Value v = e.getValue())
+      if (v.getDefiningOp<memref::AllocaOp>())
+        return false;
     return isa<MemoryEffects::Write>(e.getEffect()) &&
            (isa<snode::StructureResource>(e.getResource()) ||
             isa<SideEffects::DefaultResource>(e.getResource()));
@@ -103,6 +115,32 @@ struct SNodeAccessCSEPass : tic::impl::SNodeAccessCSEBase<SNodeAccessCSEPass> {
           return !loop->isAncestor(v.getParentRegion()->getParentOp());
         });
         if (invariant) op->moveBefore(loop);
+      }
+    }
+
+    // 1b. The same out of serial loops known to run (innermost first, so
+    // what leaves an inner loop may leave the outer one too).
+    SmallVector<scf::ForOp> serial;
+    module.walk([&](scf::ForOp loop) {
+      APInt lb, ub;
+      if (matchPattern(loop.getLowerBound(), m_ConstantInt(&lb)) &&
+          matchPattern(loop.getUpperBound(), m_ConstantInt(&ub)) && lb.slt(ub))
+        serial.push_back(loop);
+    });
+    for (scf::ForOp loop : serial) {
+      SmallVector<Operation *> candidates;
+      loop.getBody()->walk<WalkOrder::PreOrder>([&](Operation *op) {
+        bool pureArith = isa<arith::ArithDialect>(op->getDialect()) &&
+                         op->getNumRegions() == 0 && isMemoryEffectFree(op);
+        if ((isMicroAccess(op) && movable(op)) || pureArith)
+          candidates.push_back(op);
+      });
+      for (Operation *op : candidates) {
+        bool invariant = llvm::all_of(op->getOperands(), [&](Value v) {
+          return !loop->isAncestor(v.getParentRegion()->getParentOp());
+        });
+        if (invariant)
+          op->moveBefore(loop);
       }
     }
 
