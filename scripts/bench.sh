@@ -69,7 +69,7 @@ echo "load average before the run: $(cut -d' ' -f1-3 /proc/loadavg)"
 ARGS=(--reps "$REPS" --warmup "$WARMUP" --threads "$THREADS")
 for b in bench_stream bench_reduce bench_stencil bench_julia bench_mpm88_8k bench_mpm88_64k \
          bench_nbody bench_nbody_atomic bench_sparse_diffusion \
-         bench_sparse_diffusion_noopt; do
+         bench_sparse_diffusion_noopt bench_mpm_sparse_8k bench_mpm_sparse_64k; do
   echo "== $b"
   if [ ! -x "$BENCH_BIN/$b" ]; then
     echo "   (not built)"; echo "MISSING $b" >> "$LOG"; continue
@@ -88,6 +88,8 @@ if [ "$TAICHI" = 1 ] && python3 -c "import taichi" >/dev/null 2>&1; then
   done
   (cd bench/taichi && python3 mpm88.py "${TARGS[@]}" --np 8192 --ng 128 --dt 2e-4 2>&1) | grep '^TAICHI' | tee -a "$LOG" || true
   (cd bench/taichi && python3 mpm88.py "${TARGS[@]}" --np 65536 --ng 256 --dt 1e-4 2>&1) | grep '^TAICHI' | tee -a "$LOG" || true
+  (cd bench/taichi && python3 mpm_sparse.py "${TARGS[@]}" --np 8192 --ng 128 --dt 2e-4 2>&1) | grep '^TAICHI' | tee -a "$LOG" || true
+  (cd bench/taichi && python3 mpm_sparse.py "${TARGS[@]}" --np 65536 --ng 256 --dt 1e-4 2>&1) | grep '^TAICHI' | tee -a "$LOG" || true
 elif [ "$TAICHI" = 1 ]; then
   TAICHI_NOTE="skipped (taichi not installed)"
   echo "== taichi: $TAICHI_NOTE"
