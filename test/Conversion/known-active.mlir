@@ -25,7 +25,7 @@ tc.kernel @k() {
   }
   tc.return
 }
-// MARK:      %[[I:.*]] = arith.addi
+// MARK:      %[[I:.*]] = arith.addi %{{.*}}, %{{.*}} overflow<nsw, nuw>
 // MARK:      tc.load @u[%[[I]]] {tc.active = @p} : f32
 // MARK:      tc.load @u[%{{.*}}] : f32
 // MARK:      tc.store %{{.*}}, @v[%[[I]]] {tc.active = @p} : f32

@@ -7,9 +7,10 @@ snode.tree @root {
   snode.dense @d axes [0] shape [3] { snode.place @y : [i8] }
   snode.bitmasked @b axes [0] shape [40] { snode.place @x : [i8] }
 }
-// 3 bytes of @d, @b at 4: 40 cells of 1 byte, then 2 mask words.
-// LAYOUT: snode.buffer @tic.root size 52 align 4
-// LAYOUT: snode.bitmasked @b axes [0] shape [40] attributes {cell_align = 1 : i64, cell_size = 1 : i64, offset = 4 : i64}
+// 3 bytes of @d, @b at 4: 40 cells of 1 byte, then 2 mask words; after the
+// root cell (52 bytes), @b's epoch counter at 56.
+// LAYOUT: snode.buffer @tic.root size 64 align 8
+// LAYOUT: snode.bitmasked @b axes [0] shape [40] attributes {cell_align = 1 : i64, cell_size = 1 : i64, epoch_offset = 56 : i64, offset = 4 : i64}
 
 // CHECK-LABEL: func.func @k
 // CHECK:       %[[CONT:.*]] = llvm.getelementptr inbounds %{{.*}}[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i8
@@ -27,14 +28,21 @@ snode.tree @root {
 // CHECK:       %[[W2:.*]] = llvm.load %[[WORD2:.*]] atomic monotonic
 // CHECK:       %[[CLEAR:.*]] = arith.xori %{{.*}}, %true : i1
 // CHECK:       scf.if %[[CLEAR]] {
-// CHECK-NEXT:    llvm.atomicrmw _or %[[WORD2]], %{{.*}} monotonic : !llvm.ptr, i32
-// CHECK-NEXT:  }
+// CHECK-NEXT:    %[[OLD:.*]] = llvm.atomicrmw _or %[[WORD2]], %{{.*}} monotonic : !llvm.ptr, i32
+// The thread that set it counts the activation in @b's epoch (byte 56).
+// CHECK:         %[[WAS:.*]] = arith.andi %[[OLD]], %{{.*}} : i32
+// CHECK:         scf.if
+// CHECK:           %[[C56:.*]] = arith.constant 56 : i64
+// CHECK:           %[[EP:.*]] = llvm.getelementptr inbounds %{{.*}}[%[[C56]]]
+// CHECK:           llvm.atomicrmw add %[[EP]], %{{.*}} monotonic : !llvm.ptr, i64
 // ... and the cell is the dense address.
 // CHECK:       %[[CELL:.*]] = llvm.getelementptr inbounds %[[CONT]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.array<1 x i8>
 // CHECK:       llvm.store %{{.*}}, %[[CELL]]
-// Deactivation clears the bit, then zeroes the cell.
+// Deactivation clears the bit, then (when it was set) counts it in the
+// epoch and zeroes the cell.
 // CHECK:       %[[NOT:.*]] = arith.xori %{{.*}}, %c-1_i32 : i32
 // CHECK:       llvm.atomicrmw _and %{{.*}}, %[[NOT]] monotonic : !llvm.ptr, i32
+// CHECK:       llvm.atomicrmw add %{{.*}}, %{{.*}} monotonic : !llvm.ptr, i64
 // CHECK:       %[[DCELL:.*]] = llvm.getelementptr inbounds %[[CONT]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.array<1 x i8>
 // CHECK:       "llvm.intr.memset"(%[[DCELL]], %{{.*}}, %{{.*}}) <{isVolatile = false}>
 // CHECK:       return %[[ACTIVE]] : i1

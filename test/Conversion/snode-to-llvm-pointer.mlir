@@ -41,6 +41,8 @@ snode.tree @root {
 // CHECK:           %[[OLD:.*]] = llvm.extractvalue %[[CAS]][0]
 // CHECK:           %[[WON:.*]] = llvm.extractvalue %[[CAS]][1]
 // CHECK:           scf.if %[[WON]] -> (!llvm.ptr) {
+// The winner counts the activation in @p's epoch.
+// CHECK:               llvm.atomicrmw add %{{.*}}, %{{.*}} monotonic : !llvm.ptr, i64
 // CHECK-NEXT:        scf.yield %[[NEW]] : !llvm.ptr
 // CHECK-NEXT:      } else {
 // CHECK-NEXT:        snode.free_cell %[[NEW]], @p unused : !llvm.ptr
@@ -51,7 +53,8 @@ snode.tree @root {
 // CHECK:       %[[TAKEN:.*]] = llvm.atomicrmw xchg %{{.*}}, %[[Z:.*]] acq_rel : !llvm.ptr, !llvm.ptr
 // CHECK:       %[[HAD:.*]] = llvm.icmp "ne" %[[TAKEN]], %[[Z]] : !llvm.ptr
 // CHECK:       scf.if %[[HAD]] {
-// CHECK-NEXT:    snode.free_cell %[[TAKEN]], @p : !llvm.ptr
+// CHECK:         llvm.atomicrmw add %{{.*}}, %{{.*}} monotonic : !llvm.ptr, i64
+// CHECK:         snode.free_cell %[[TAKEN]], @p : !llvm.ptr
 // CHECK:       tc.return %[[ACTIVE]] : i1
 
 // The CPU's runtime services: @p has pool 1 (@q pool 0).

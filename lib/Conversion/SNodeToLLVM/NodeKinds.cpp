@@ -85,6 +85,19 @@ static MaskBit maskBit(OpBuilder &b, Location loc, const NodeLayout &n,
   return {word, bit};
 }
 
+/// Counts a change of `n`'s active cells (an activation or deactivation) in
+/// its epoch counter, which invalidates the cached lists of active cells
+/// of the paths through it.
+static void bumpEpoch(OpBuilder &b, Location loc, const NodeLayout &n) {
+  if (n.epochOffset < 0)
+    return;
+  LLVM::AtomicRMWOp::create(
+      b, loc, LLVM::AtomicBinOp::add,
+      structureAddress(b, loc, n, n.epochOffset),
+      arith::ConstantIntOp::create(b, loc, b.getI64Type(), 1),
+      LLVM::AtomicOrdering::monotonic);
+}
+
 /// Whether the bit is set (an atomic read: other threads may be setting
 /// bits of the same word).
 static Value testBit(OpBuilder &b, Location loc, const MaskBit &m) {
@@ -100,16 +113,29 @@ static Value testBit(OpBuilder &b, Location loc, const MaskBit &m) {
 }
 
 /// Sets the bit unless it is set already (most writes find it set: no
-/// atomic, no contention on the word).
-static void setBit(OpBuilder &b, Location loc, const MaskBit &m) {
+/// atomic, no contention on the word); the thread that sets it counts the
+/// activation in `n`'s epoch.
+static void setBit(OpBuilder &b, Location loc, const NodeLayout &n,
+                   const MaskBit &m) {
   Value clear = arith::XOrIOp::create(
       b, loc, testBit(b, loc, m),
       arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
   auto ifOp = scf::IfOp::create(b, loc, clear, /*withElseRegion=*/false);
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(ifOp.thenBlock());
-  LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::_or, m.word, m.bit,
-                            LLVM::AtomicOrdering::monotonic);
+  Value old = LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::_or, m.word,
+                                        m.bit, LLVM::AtomicOrdering::monotonic);
+  if (n.epochOffset < 0)
+    return;
+  Value was = arith::AndIOp::create(b, loc, old, m.bit);
+  auto ifNew = scf::IfOp::create(
+      b, loc,
+      arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::eq, was,
+          arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0)),
+      false);
+  b.setInsertionPointToStart(ifNew.thenBlock());
+  bumpEpoch(b, loc, n);
 }
 
 /// The zero cell every non-activating lookup of an inactive pointer cell
@@ -171,6 +197,7 @@ static Value activatePointerCell(OpBuilder &b, Location loc,
     Value won = LLVM::ExtractValueOp::create(b, loc, cas, 1);
     auto ifWon = scf::IfOp::create(b, loc, TypeRange{ptrTy}, won, true);
     b.setInsertionPointToStart(ifWon.thenBlock());
+    bumpEpoch(b, loc, n);
     scf::YieldOp::create(b, loc, ValueRange{fresh});
     b.setInsertionPointToStart(ifWon.elseBlock());
     FreeCellOp::create(b, loc, fresh, n.name, /*unused=*/true);
@@ -457,7 +484,7 @@ struct LookupLowering : SNodePattern<LookupOp> {
       return success();
     case SNodeKind::Bitmasked:
       if (op.getActivate())
-        setBit(rewriter, loc,
+        setBit(rewriter, loc, *n,
                maskBit(rewriter, loc, *n, adaptor.getContainer(),
                        adaptor.getLinear()));
       rewriter.replaceOp(op, lowerDenseLookup(rewriter, loc, *n,
@@ -697,6 +724,7 @@ struct DeactivateLowering : SNodePattern<DeactivateOp> {
       auto ifActive = scf::IfOp::create(rewriter, loc, wasActive, false);
       OpBuilder::InsertionGuard g(rewriter);
       rewriter.setInsertionPointToStart(ifActive.thenBlock());
+      bumpEpoch(rewriter, loc, *n);
       if (n->cellSize > 0) {
         Value cell = lowerDenseLookup(rewriter, loc, *n, adaptor.getContainer(),
                                       adaptor.getLinear());
@@ -729,6 +757,7 @@ struct DeactivateLowering : SNodePattern<DeactivateOp> {
       auto ifSet = scf::IfOp::create(rewriter, loc, wasSet, false);
       OpBuilder::InsertionGuard g(rewriter);
       rewriter.setInsertionPointToStart(ifSet.thenBlock());
+      bumpEpoch(rewriter, loc, *n);
       releaseNestedCells(rewriter, loc, layout, *n, old);
       FreeCellOp::create(rewriter, loc, old, n->name);
       rewriter.setInsertionPointAfter(ifSet);

@@ -45,6 +45,10 @@ mlir::Value byteOffset(mlir::OpBuilder &b, mlir::Location loc, mlir::Value base,
 mlir::Value lowerDenseLookup(mlir::OpBuilder &b, mlir::Location loc,
                              const NodeLayout &n, mlir::Value container,
                              mlir::Value linear);
+/// Byte `off` after the root cell of `n`'s tree (its epoch counter or
+/// active-cell list; docs/sparse.md).
+mlir::Value structureAddress(mlir::OpBuilder &b, mlir::Location loc,
+                             const NodeLayout &n, int64_t off);
 /// The per-kind lowerings of snode.lookup, snode.is_active and
 /// snode.deactivate (NodeKinds.cpp).
 void populateNodeKindPatterns(const mlir::TypeConverter &converter,

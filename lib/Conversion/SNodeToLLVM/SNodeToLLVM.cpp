@@ -75,6 +75,16 @@ LLVM::AliasScopeAttr FieldAliasTags::scope(StringRef field) {
   return s;
 }
 
+Value lowering::structureAddress(OpBuilder &b, Location loc,
+                                 const NodeLayout &n, int64_t off) {
+  Type ptrTy = LLVM::LLVMPointerType::get(b.getContext());
+  Value root =
+      RootPtrOp::create(b, loc, PtrType::get(b.getContext()), n.tree->name);
+  Value p =
+      UnrealizedConversionCastOp::create(b, loc, ptrTy, root).getResult(0);
+  return byteOffset(b, loc, p, off);
+}
+
 namespace {
 
 struct GetChildLowering : SNodePattern<GetChildOp> {
@@ -85,6 +95,24 @@ struct GetChildLowering : SNodePattern<GetChildOp> {
     if (!n) return failure();
     rewriter.replaceOp(op, byteOffset(rewriter, op.getLoc(), adaptor.getCell(),
                                       n->offsetInParent));
+    return success();
+  }
+};
+
+/// The epoch counter or active-cell list of a node: after its tree's root
+/// cell (snode.root_ptr, a runtime service) at the recorded offset.
+struct StructurePtrLowering : SNodePattern<StructurePtrOp> {
+  using SNodePattern::SNodePattern;
+  LogicalResult
+  matchAndRewrite(StructurePtrOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const NodeLayout *n = node(op, op.getNode(), rewriter);
+    if (!n)
+      return failure();
+    int64_t off = op.getList() ? n->listOffset : n->epochOffset;
+    if (off < 0)
+      return rewriter.notifyMatchFailure(op, "no epoch or list recorded");
+    rewriter.replaceOp(op, structureAddress(rewriter, op.getLoc(), *n, off));
     return success();
   }
 };
@@ -287,7 +315,8 @@ struct ConvertSNodeToLLVMPass
     target.addLegalOp<AllocCellOp, FreeCellOp, PoolViewOp>();
     target.addIllegalOp<GetChildOp, LookupOp, PlacePtrOp, IndexExtractOp,
                         LinearizeOp, LoadOp, StoreOp, AtomicRMWOp, IsActiveOp,
-                        DeactivateOp, AppendOp, LengthOp, HashEntryOp>();
+                        DeactivateOp, AppendOp, LengthOp, HashEntryOp,
+                        StructurePtrOp>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
 
     // The ambient and sink cells of pointer nodes (and elements of dynamic
@@ -335,7 +364,7 @@ void tic::populateSNodeToLLVMPatterns(const TypeConverter &converter,
                                       FieldAliasTags &tags) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<GetChildLowering, PlacePtrLowering, IndexExtractLowering,
-               LinearizeLowering>(converter, ctx, layout);
+               LinearizeLowering, StructurePtrLowering>(converter, ctx, layout);
   populateNodeKindPatterns(converter, patterns, layout);
   patterns.add<LoadLowering, StoreLowering, AtomicRMWLowering>(converter, ctx,
                                                                layout, tags);

@@ -72,6 +72,37 @@ static LogicalResult layoutCell(Region &region, int64_t &size, int64_t &align) {
   return success();
 }
 
+/// After the root cell of `tree` (`size` bytes): an epoch counter (i64) per
+/// bitmasked and pointer node, and per pointer node with at most
+/// kMaxListCells cells in all its parents' cells, its list of active cells
+/// (stamp i64, count i32, pad, then an i32 per cell). Grows `size`.
+constexpr int64_t kMaxListCells = int64_t(1) << 26;
+static void layoutStructure(TreeOp tree, int64_t &size, int64_t &align) {
+  tree.walk([&](Operation *op) {
+    auto c = dyn_cast<SNodeContainerOpInterface>(op);
+    if (!c || (c.getKind() != SNodeKind::Bitmasked &&
+               c.getKind() != SNodeKind::Pointer))
+      return;
+    size = alignTo(size, 8);
+    align = std::max<int64_t>(align, 8);
+    op->setAttr("epoch_offset",
+                IntegerAttr::get(IntegerType::get(op->getContext(), 64), size));
+    size += 8;
+    if (c.getKind() != SNodeKind::Pointer)
+      return;
+    int64_t cells = 1;
+    for (SNodeContainerOpInterface q : getContainerPath(op))
+      for (int64_t e : q.getShapeArray())
+        if (__builtin_mul_overflow(cells, e, &cells))
+          cells = INT64_MAX;
+    if (cells > kMaxListCells)
+      return;
+    op->setAttr("list_offset",
+                IntegerAttr::get(IntegerType::get(op->getContext(), 64), size));
+    size += 16 + 4 * cells;
+  });
+}
+
 struct AllocateLayoutPass : tic::impl::AllocateLayoutBase<AllocateLayoutPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -98,6 +129,7 @@ struct AllocateLayoutPass : tic::impl::AllocateLayoutBase<AllocateLayoutPass> {
       int64_t size, align;
       if (failed(layoutCell(t.getBody(), size, align)))
         return signalPassFailure();
+      layoutStructure(t, size, align);
       size = alignTo(size, align);
       int64_t offset = alignTo(end, align);
       if (offset + size > kMaxBytes) {

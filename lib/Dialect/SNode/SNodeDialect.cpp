@@ -720,6 +720,18 @@ LogicalResult HashEntryOp::verifySymbolUses(SymbolTableCollection &tables) {
            << getIndices().size() << " indices";
   return success();
 }
+LogicalResult StructurePtrOp::verifySymbolUses(SymbolTableCollection &tables) {
+  SNodeContainerOpInterface c = lookupNode(*this, getNode(), &tables);
+  if (!c)
+    return emitOpError("references unknown SNode '") << getNode() << "'";
+  StringRef attr = getList() ? "list_offset" : "epoch_offset";
+  if (!c->hasAttr(attr))
+    return emitOpError("SNode '")
+           << getNode() << "' has no " << (getList() ? "list" : "epoch")
+           << " (run tic-allocate-layout; only bitmasked and pointer nodes "
+              "have epochs, and pointer nodes lists)";
+  return success();
+}
 LogicalResult AppendOp::verifySymbolUses(SymbolTableCollection &tables) {
   return verifyNodeRefOfKind(*this, getNode(), {SNodeKind::Dynamic}, "dynamic",
                              tables);

@@ -181,6 +181,10 @@ void SNodeLayout::layoutChildren(Region &region, const NodeLayout *parent,
       n.shape.assign(c.getShapeArray().begin(), c.getShapeArray().end());
       for (int64_t s : n.shape) n.numCells *= s;
       n.chunkCells = c.getChunkCells();
+      if (auto a = c->getAttrOfType<IntegerAttr>("epoch_offset"))
+        n.epochOffset = a.getInt();
+      if (auto a = c->getAttrOfType<IntegerAttr>("list_offset"))
+        n.listOffset = a.getInt();
       n.cellSize = c.getLayoutCellSize().value_or(0);
       n.cellAlign = c.getLayoutCellAlign().value_or(1);
       n.offsetInParent = c.getLayoutOffset().value_or(0);

@@ -72,6 +72,10 @@ struct NodeLayout {
   int32_t poolIndex = -1;
   int64_t poolCellSize = 0;
   int64_t maxCells = 0;
+  /// bitmasked and pointer: byte offset of the epoch counter in its tree's
+  /// root cell (-1: none); pointer: of its active-cell list (-1: none, too
+  /// many cells).
+  int64_t epochOffset = -1, listOffset = -1;
   /// The node or an ancestor is a hash: indices are unbounded (floor
   /// division and modulo extract each level's index).
   bool underHash = false;

@@ -77,7 +77,9 @@ class SNode_ContainerOp<string mnemonic, string kind>
                        OptionalAttr<I64Attr>:$bits,
                        OptionalAttr<I64Attr>:$offset,
                        OptionalAttr<I64Attr>:$cell_size,
-                       OptionalAttr<I64Attr>:$cell_align);
+                       OptionalAttr<I64Attr>:$cell_align,
+                       OptionalAttr<I64Attr>:$epoch_offset,
+                       OptionalAttr<I64Attr>:$list_offset);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat =
       "$sym_name `axes` $axes `shape` $shape attr-dict-with-keyword $body";
@@ -260,6 +262,24 @@ def SNode_DeactivateOp : SNode_Op<"deactivate", [
     $kind $container `,` $node `[` $linear `]` attr-dict `:` type($linear)
   }];
   let hasVerifier = 1;
+}
+
+def SNode_StructurePtrOp : SNode_Op<"structure_ptr", [Pure,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "address of a sparse node's epoch counter or active-cell list";
+  let description = [{
+    `%p = snode.structure_ptr @b epoch : !llvm.ptr` is the node's epoch
+    counter (i64, bumped by every activation and deactivation of one of its
+    cells); `%p = snode.structure_ptr @b list : !llvm.ptr` its list of
+    active cells: the stamp it was built at (i64), the number of cells
+    (i32, at byte 8) and their linear numbers (i32 each, from byte 16).
+    Both live after the tree's root cell (tic-allocate-layout records their
+    offsets as `epoch_offset` / `list_offset`).
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$node, UnitAttr:$list);
+  let results = (outs AnyType:$result);
+  let assemblyFormat =
+      "$node (`list` $list^) : (`epoch`)? attr-dict `:` type($result)";
 }
 
 def SNode_AppendOp : SNode_Op<"append", [

@@ -40,10 +40,14 @@ def LowerStructFor : Pass<"tic-lower-struct-for", "::mlir::ModuleOp"> {
   }];
   let options = [
     Option<"knownActive", "known-active", "bool", /*default=*/"true",
-           "Mark accesses to the loop's own (active) cells">
+           "Mark accesses to the loop's own (active) cells">,
+    Option<"lists", "lists", "bool", /*default=*/"true",
+           "Run over a pointer node's cached list of active cells, rebuilt "
+           "only when an activation or deactivation changed its path">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
-                           "::mlir::scf::SCFDialect"];
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::LLVM::LLVMDialect"];
 }
 
 def SplitIndexSet : Pass<"tic-split-index-set", "::mlir::ModuleOp"> {

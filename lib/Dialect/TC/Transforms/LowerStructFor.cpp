@@ -13,6 +13,7 @@
 #include "tic/Dialect/TC/TCDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 
@@ -274,6 +275,133 @@ static tc::ParallelForOp buildListLoop(OpBuilder &b, tc::StructForOp sf,
   return pf;
 }
 
+/// The cell indices of the linear cell number `l` (row-major over `shape`).
+static SmallVector<Value> decodeCell(OpBuilder &b, Location loc, Value l,
+                                     ArrayRef<int64_t> shape) {
+  Type i32 = b.getI32Type();
+  SmallVector<Value> c(shape.size());
+  int64_t stride = 1;
+  for (int a = int(shape.size()) - 1; a >= 0; --a) {
+    Value v = l;
+    if (stride != 1)
+      v = arith::DivUIOp::create(
+          b, loc, v, arith::ConstantIntOp::create(b, loc, i32, stride));
+    if (a > 0)
+      v = arith::RemUIOp::create(
+          b, loc, v, arith::ConstantIntOp::create(b, loc, i32, shape[a]));
+    c[a] = v;
+    stride *= shape[a];
+  }
+  return c;
+}
+
+/// A struct-for whose deepest sparse node is a pointer node with a list
+/// (tic-allocate-layout): its active cells are kept in a list in the root
+/// buffer with the stamp it was built at, the sum of the epoch counters of
+/// the sparse nodes on the path (every activation or deactivation of one
+/// of their cells bumps its node's counter). The loop rebuilds the list
+/// only when the stamp changed, then runs in parallel over the list:
+///
+///   %stamp = sum of load(structure_ptr @n epoch) over the path's nodes
+///   %valid = %stamp == list.stamp
+///   if !%valid { list.count = 0 }
+///   tc.parallel_for (%l) = (0) to (%valid ? 0 : cells) {   // rebuild
+///     if tc.is_active @node[decode(%l)] { list[atomic count++] = %l } }
+///   if !%valid { list.stamp = %stamp }
+///   tc.parallel_for (%e) = (0) to (list.count) {
+///     serial over the elements of cell decode(list[%e]): body }
+///
+/// A time-stepping loop that activates nothing builds the list once.
+static tc::ParallelForOp
+buildCachedListLoop(OpBuilder &b, tc::StructForOp sf,
+                    const snode::NodeLayout &node,
+                    ArrayRef<const snode::NodeLayout *> sparsePath,
+                    ArrayRef<int64_t> shape, SmallVectorImpl<Value> &indices) {
+  Location loc = sf.getLoc();
+  MLIRContext *ctx = b.getContext();
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  Type ptrTy = LLVM::LLVMPointerType::get(ctx);
+  auto c32 = [&](OpBuilder &bb, int64_t v) -> Value {
+    return arith::ConstantIntOp::create(bb, loc, i32, v);
+  };
+  auto listPtr = [&](OpBuilder &bb) -> Value {
+    return snode::StructurePtrOp::create(bb, loc, ptrTy, node.name,
+                                         /*list=*/true);
+  };
+  auto field = [&](OpBuilder &bb, Value base, int64_t off) -> Value {
+    return LLVM::GEPOp::create(bb, loc, ptrTy, bb.getI8Type(), base,
+                               ArrayRef<LLVM::GEPArg>{int32_t(off)},
+                               LLVM::GEPNoWrapFlags::inbounds);
+  };
+  Value stamp = arith::ConstantIntOp::create(b, loc, i64, 0);
+  for (const snode::NodeLayout *n : sparsePath) {
+    Value p = snode::StructurePtrOp::create(b, loc, ptrTy, n->name, false);
+    Value e = LLVM::LoadOp::create(b, loc, i64, p, 8, false, false, false,
+                                   false, LLVM::AtomicOrdering::monotonic);
+    stamp = arith::AddIOp::create(b, loc, stamp, e);
+  }
+  Value list = listPtr(b);
+  Value built = LLVM::LoadOp::create(b, loc, i64, list, 8);
+  Value valid =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, stamp, built);
+  Value stale = arith::XOrIOp::create(
+      b, loc, valid, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
+  {
+    auto ifStale = scf::IfOp::create(b, loc, stale, false);
+    OpBuilder tb = OpBuilder::atBlockBegin(ifStale.thenBlock());
+    LLVM::StoreOp::create(tb, loc, c32(tb, 0), field(tb, list, 8), 4);
+  }
+  int64_t total = 1;
+  for (int64_t e : node.cellIndexShape)
+    total *= e;
+  Value ub = arith::SelectOp::create(b, loc, valid, c32(b, 0), c32(b, total));
+  auto rebuild =
+      tc::ParallelForOp::create(b, loc, ValueRange{c32(b, 0)}, ValueRange{ub});
+  {
+    Block *body = &rebuild.getBody().front();
+    OpBuilder rb = OpBuilder::atBlockEnd(body);
+    Value l = body->getArgument(0);
+    Value active =
+        tc::IsActiveOp::create(rb, loc, rb.getI1Type(), node.name,
+                               decodeCell(rb, loc, l, node.cellIndexShape));
+    auto ifActive = scf::IfOp::create(rb, loc, active, false);
+    tc::YieldOp::create(rb, loc);
+    OpBuilder ab = OpBuilder::atBlockBegin(ifActive.thenBlock());
+    Value lp = listPtr(ab);
+    Value k = LLVM::AtomicRMWOp::create(ab, loc, LLVM::AtomicBinOp::add,
+                                        field(ab, lp, 8), c32(ab, 1),
+                                        LLVM::AtomicOrdering::monotonic);
+    Value slot =
+        LLVM::GEPOp::create(ab, loc, ptrTy, i32, field(ab, lp, 16),
+                            ValueRange{arith::ExtUIOp::create(ab, loc, i64, k)},
+                            LLVM::GEPNoWrapFlags::inbounds);
+    LLVM::StoreOp::create(ab, loc, l, slot, 4);
+  }
+  {
+    auto ifStale = scf::IfOp::create(b, loc, stale, false);
+    OpBuilder tb = OpBuilder::atBlockBegin(ifStale.thenBlock());
+    LLVM::StoreOp::create(tb, loc, stamp, listPtr(tb), 8);
+  }
+  Value count = LLVM::LoadOp::create(b, loc, i32, field(b, listPtr(b), 8), 4);
+  auto pf = tc::ParallelForOp::create(b, loc, ValueRange{c32(b, 0)},
+                                      ValueRange{count});
+  Block *outer = &pf.getBody().front();
+  OpBuilder ob = OpBuilder::atBlockEnd(outer);
+  tc::YieldOp::create(ob, loc);
+  OpBuilder ib = OpBuilder::atBlockBegin(outer);
+  Value lp = listPtr(ib);
+  Value slot = LLVM::GEPOp::create(
+      ib, loc, ptrTy, i32, field(ib, lp, 16),
+      ValueRange{arith::ExtUIOp::create(ib, loc, i64, outer->getArgument(0))},
+      LLVM::GEPNoWrapFlags::inbounds);
+  Value l = LLVM::LoadOp::create(ib, loc, i32, slot, 4);
+  SmallVector<Value> cell = decodeCell(ib, loc, l, node.cellIndexShape);
+  splitCell(ib, loc, cell, node.cellIndexShape, shape, /*nonNegative=*/true,
+            indices);
+  spliceBody(ib, sf, indices);
+  return pf;
+}
+
 struct LowerStructForPass : tic::impl::LowerStructForBase<LowerStructForPass> {
   using Base::Base;
   void runOnOperation() override {
@@ -329,10 +457,16 @@ struct LowerStructForPass : tic::impl::LowerStructForBase<LowerStructForPass> {
         const snode::NodeLayout *top = levels.front().node;
         if (top->kind == snode::SNodeKind::Hash) {
           pf = buildHashLoop(b, sf, *top, *sparse->node, shape, indices);
+        } else if (sparse->node->kind == snode::SNodeKind::Dynamic) {
+          pf = buildListLoop(b, sf, *sparse->node, indices);
+        } else if (lists && sparse->node->listOffset >= 0) {
+          SmallVector<const snode::NodeLayout *> path;
+          for (const snode::LevelAccess &lv : levels)
+            if (!snode::isAlwaysActive(lv.node->kind))
+              path.push_back(lv.node);
+          pf = buildCachedListLoop(b, sf, *sparse->node, path, shape, indices);
         } else {
-          pf = sparse->node->kind == snode::SNodeKind::Dynamic
-                   ? buildListLoop(b, sf, *sparse->node, indices)
-                   : buildSparseLoop(b, sf, *sparse->node, shape, indices);
+          pf = buildSparseLoop(b, sf, *sparse->node, shape, indices);
         }
         if (knownActive)
           markKnownActive(pf.getBody(), layout, *sparse->node, *sparse,
