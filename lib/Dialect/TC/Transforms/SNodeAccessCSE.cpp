@@ -9,7 +9,10 @@
 //     go with the pure arithmetic computing their operands (a struct-for's
 //     loops over the elements of one cell then look the cell up once).
 //  2. Structurally identical micro-access ops are merged into a dominating
-//     one, across blocks and regions.
+//     one, across blocks and regions. Repeated activations of one cell
+//     become one (thesis 2.5): an activating lookup merges into a dominating
+//     identical one in a function that deactivates nothing (activation is
+//     idempotent; the first one's cell stays the cell).
 // Both rely on the ops' declared memory effects, not on their kind: address
 // arithmetic (root_ptr, get_child, index_extract, linearize, place_ptr,
 // lookups on always-active nodes) has none and moves freely; a lookup that
@@ -82,9 +85,30 @@ static bool isMovable(Operation *op, bool structureWritten) {
   });
 }
 
+/// Whether `op` is an activating lookup (it writes the structure only by
+/// activating cells).
+static bool isActivatingLookup(Operation *op) {
+  auto l = dyn_cast<snode::LookupOp>(op);
+  return l && l.getActivate();
+}
+
 struct SNodeAccessCSEPass : tic::impl::SNodeAccessCSEBase<SNodeAccessCSEPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
+
+    // Functions in which something other than an activation may write the
+    // structure (a deactivation, an unknown op).
+    llvm::DenseSet<Operation *> deactivates;
+    module.walk([&](Operation *op) {
+      if (mayWriteStructure(op) && !isActivatingLookup(op))
+        deactivates.insert(
+            op->getParentWithTrait<OpTrait::IsIsolatedFromAbove>());
+    });
+    auto mergeableActivation = [&](Operation *op) {
+      return isActivatingLookup(op) &&
+             !deactivates.contains(
+                 op->getParentWithTrait<OpTrait::IsIsolatedFromAbove>());
+    };
 
     // Functions (kernels) in which something may write the structure.
     llvm::DenseSet<Operation *> writesStructure;
@@ -148,7 +172,7 @@ struct SNodeAccessCSEPass : tic::impl::SNodeAccessCSEBase<SNodeAccessCSEPass> {
     DominanceInfo dom(module);
     SmallVector<Operation *> ops;
     module.walk<WalkOrder::PreOrder>([&](Operation *op) {
-      if (isMicroAccess(op) && movable(op))
+      if (isMicroAccess(op) && (movable(op) || mergeableActivation(op)))
         ops.push_back(op);
     });
     // Buckets per kernel (an op never dominates one in another function):

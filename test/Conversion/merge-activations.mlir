@@ -1,0 +1,34 @@
+// RUN: %tic-opt %s --tic-allocate-layout --tic-lower-field-access --cse --tic-snode-access-cse | FileCheck %s
+
+// Repeated activations of one cell become one (thesis 2.5): in a kernel
+// that deactivates nothing, an activating lookup merges into a dominating
+// identical one (activation is idempotent, and the first one's cell stays
+// the cell). Two fields placed together (AoS), written at the same index:
+// one activation of their pointer cell.
+snode.tree @root {
+  snode.pointer @p axes [0] shape [8] {
+    snode.dense @d axes [0] shape [4] { snode.place @u : [f32] snode.place @v : [f32] }
+  }
+}
+// CHECK-LABEL: tc.kernel @scatter
+// CHECK:       %[[CELL:.*]] = snode.lookup pointer %{{.*}}, @p[%{{.*}}] activate : i32
+// CHECK-NOT:   snode.lookup pointer
+// CHECK:       snode.atomic_rmw add %{{.*}}, %{{.*}}, @u[0] : f32
+// CHECK:       snode.atomic_rmw add %{{.*}}, %{{.*}}, @v[0] : f32
+tc.kernel @scatter(%i: i32, %x: f32) {
+  %a = tc.atomic_rmw add %x, @u[%i] : f32
+  %b = tc.atomic_rmw add %x, @v[%i] : f32
+  tc.return
+}
+
+// A deactivation in the kernel may free the cell in between: both stay.
+// CHECK-LABEL: tc.kernel @kill
+// CHECK:       snode.lookup pointer %{{.*}}, @p[%{{.*}}] activate : i32
+// CHECK:       snode.deactivate pointer
+// CHECK:       snode.lookup pointer %{{.*}}, @p[%{{.*}}] activate : i32
+tc.kernel @kill(%i: i32, %x: f32) {
+  %a = tc.atomic_rmw add %x, @u[%i] : f32
+  tc.deactivate @p[%i]
+  %b = tc.atomic_rmw add %x, @v[%i] : f32
+  tc.return
+}
