@@ -88,8 +88,8 @@ if [ "$TAICHI" = 1 ] && python3 -c "import taichi" >/dev/null 2>&1; then
   done
   (cd bench/taichi && python3 mpm88.py "${TARGS[@]}" --np 8192 --ng 128 --dt 2e-4 2>&1) | grep '^TAICHI' | tee -a "$LOG" || true
   (cd bench/taichi && python3 mpm88.py "${TARGS[@]}" --np 65536 --ng 256 --dt 1e-4 2>&1) | grep '^TAICHI' | tee -a "$LOG" || true
-  (cd bench/taichi && python3 mpm_sparse.py "${TARGS[@]}" --np 8192 --ng 128 --dt 2e-4 2>&1) | grep '^TAICHI' | tee -a "$LOG" || true
-  (cd bench/taichi && python3 mpm_sparse.py "${TARGS[@]}" --np 65536 --ng 256 --dt 1e-4 2>&1) | grep '^TAICHI' | tee -a "$LOG" || true
+  (cd bench/taichi && python3 mpm88.py --sparse "${TARGS[@]}" --np 8192 --ng 128 --dt 2e-4 2>&1) | grep '^TAICHI' | tee -a "$LOG" || true
+  (cd bench/taichi && python3 mpm88.py --sparse "${TARGS[@]}" --np 65536 --ng 256 --dt 1e-4 2>&1) | grep '^TAICHI' | tee -a "$LOG" || true
 elif [ "$TAICHI" = 1 ]; then
   TAICHI_NOTE="skipped (taichi not installed)"
   echo "== taichi: $TAICHI_NOTE"

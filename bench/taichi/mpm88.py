@@ -1,4 +1,6 @@
-"""MLS-MPM 88 (Taichi's mpm88.py), 8192 and 65536 particles (bench/mpm88.tc).
+"""MLS-MPM 88 (Taichi's mpm88.py), 8192 and 65536 particles (bench/mpm88.tc);
+with --sparse, on a pointer grid of 8x8-node blocks freed every substep
+(bench/mpm_sparse.tc).
 
 Runs each size in a fresh process (ti.init resets the program): the harness
 calls this script once per size with --np and --ng.
@@ -15,6 +17,7 @@ p.add_argument("--threads", type=int, default=os.cpu_count())
 p.add_argument("--np", type=int, default=8192)
 p.add_argument("--ng", type=int, default=128)
 p.add_argument("--dt", type=float, default=2e-4)
+p.add_argument("--sparse", action="store_true")
 args = p.parse_args()
 
 import taichi as ti  # noqa: E402
@@ -38,15 +41,25 @@ x = ti.Vector.field(2, float, n_particles)
 v = ti.Vector.field(2, float, n_particles)
 C = ti.Matrix.field(2, 2, float, n_particles)
 J = ti.field(float, n_particles)
-grid_v = ti.Vector.field(2, float, (n_grid, n_grid))
-grid_m = ti.field(float, (n_grid, n_grid))
+if args.sparse:
+    grid_v = ti.Vector.field(2, float)
+    grid_m = ti.field(float)
+    blk = ti.root.pointer(ti.ij, n_grid // 8)
+    blk.dense(ti.ij, 8).place(grid_v, grid_m)
+else:
+    grid_v = ti.Vector.field(2, float, (n_grid, n_grid))
+    grid_m = ti.field(float, (n_grid, n_grid))
 
 
 @ti.kernel
 def substep():
-    for i, j in grid_m:
-        grid_v[i, j] = [0, 0]
-        grid_m[i, j] = 0
+    if ti.static(args.sparse):
+        for I in ti.grouped(blk):
+            ti.deactivate(blk, I)
+    else:
+        for i, j in grid_m:
+            grid_v[i, j] = [0, 0]
+            grid_m[i, j] = 0
     for p in x:
         Xp = x[p] / dx
         base = int(Xp - 0.5)
@@ -118,4 +131,5 @@ for _ in range(args.reps):
     ti.sync()
     times.append((time.perf_counter() - t0) * 1e3)
 ms = statistics.median(times) / substeps
-print(f"TAICHI bench=mpm88 variant=np={n_particles} taichi_ms={ms:.4f}", flush=True)
+name = "mpm_sparse" if args.sparse else "mpm88"
+print(f"TAICHI bench={name} variant=np={n_particles} taichi_ms={ms:.4f}", flush=True)
