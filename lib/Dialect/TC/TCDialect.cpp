@@ -382,17 +382,32 @@ LogicalResult DeactivateOp::verifySymbolUses(SymbolTableCollection &tables) {
   return verifyCellOp(*this, getNode(), getIndices(), true, tables);
 }
 
+/// Container `node` of kind `kind`, or null after an error at `op`.
+static snode::SNodeContainerOpInterface
+nodeOfKind(Operation *op, StringRef node, snode::SNodeKind kind,
+           SymbolTableCollection &tables) {
+  auto c = snode::lookupNode(op, node, &tables);
+  if (!c) {
+    op->emitOpError("references unknown SNode '") << node << "'";
+    return {};
+  }
+  if (c.getKind() != kind) {
+    op->emitOpError("needs a ")
+        << snode::stringifySNodeKind(kind) << " SNode, but '" << node << "' is "
+        << snode::stringifySNodeKind(c.getKind());
+    return {};
+  }
+  return c;
+}
+
 /// The node of a tc.append / length: a dynamic node, and the indices of
 /// one of its lists (all its cell indices but the last, its own axis).
 static LogicalResult verifyListOp(Operation *op, StringRef node,
                                   ValueRange indices,
                                   SymbolTableCollection &tables) {
-  auto c = snode::lookupNode(op, node, &tables);
+  auto c = nodeOfKind(op, node, snode::SNodeKind::Dynamic, tables);
   if (!c)
-    return op->emitOpError("references unknown SNode '") << node << "'";
-  if (c.getKind() != snode::SNodeKind::Dynamic)
-    return op->emitOpError("needs a dynamic SNode, but '")
-           << node << "' is " << snode::stringifySNodeKind(c.getKind());
+    return failure();
   unsigned rank = snode::getIndexRank(c);
   if (indices.size() + 1 != rank)
     return op->emitOpError("a list of SNode '")
@@ -405,12 +420,9 @@ static LogicalResult verifyListOp(Operation *op, StringRef node,
 static LogicalResult verifyHashOp(Operation *op, StringRef node,
                                   std::optional<size_t> numIndices,
                                   SymbolTableCollection &tables) {
-  auto c = snode::lookupNode(op, node, &tables);
+  auto c = nodeOfKind(op, node, snode::SNodeKind::Hash, tables);
   if (!c)
-    return op->emitOpError("references unknown SNode '") << node << "'";
-  if (c.getKind() != snode::SNodeKind::Hash)
-    return op->emitOpError("needs a hash SNode, but '")
-           << node << "' is " << snode::stringifySNodeKind(c.getKind());
+    return failure();
   if (numIndices && *numIndices != c.getAxesArray().size())
     return op->emitOpError("hash SNode '")
            << node << "' has " << c.getAxesArray().size() << " axes, got "
