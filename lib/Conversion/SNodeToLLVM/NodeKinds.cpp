@@ -60,6 +60,16 @@ Value lowering::lowerDenseLookup(OpBuilder &b, Location loc,
 
 namespace {
 
+/// memset(p, 0, bytes).
+static void zeroBytes(OpBuilder &b, Location loc, Value p, int64_t bytes) {
+  LLVM::MemsetOp::create(
+      b, loc, p,
+      LLVM::ConstantOp::create(b, loc, b.getI8Type(), b.getI8IntegerAttr(0)),
+      LLVM::ConstantOp::create(b, loc, b.getI64Type(),
+                               b.getI64IntegerAttr(bytes)),
+      /*isVolatile=*/false);
+}
+
 /// A bitmasked cell's activity bit: the address of its 32-bit mask word
 /// and the bit in it.
 struct MaskBit {
@@ -424,12 +434,7 @@ static Value findOrInsertEntry(OpBuilder &b, Location loc, const NodeLayout &n,
   yield2(false, fresh);
   b.setInsertionPointToStart(ifWon.elseBlock());
   // Never published: back to the pool as it came (zero), at once.
-  LLVM::MemsetOp::create(
-      b, loc, fresh,
-      LLVM::ConstantOp::create(b, loc, b.getI8Type(), b.getI8IntegerAttr(0)),
-      LLVM::ConstantOp::create(b, loc, b.getI64Type(),
-                               b.getI64IntegerAttr(kHashHeaderBytes)),
-      /*isVolatile=*/false);
+  zeroBytes(b, loc, fresh, kHashHeaderBytes);
   FreeCellOp::create(b, loc, fresh, n.name, /*unused=*/true);
   yield2(true, LLVM::ZeroOp::create(b, loc, ptrTy));
   b.setInsertionPointAfter(ifWon);
@@ -696,6 +701,14 @@ static void releaseNestedCells(OpBuilder &b, Location loc,
 /// deactivate: one case per node kind.
 struct DeactivateLowering : SNodePattern<DeactivateOp> {
   using SNodePattern::SNodePattern;
+  /// A cell that stays where it is (bitmasked, hash) but goes inactive:
+  /// the pool cells nested in it back to their pools, then its bytes
+  /// zeroed, so it reads 0 and a later activation starts from 0.
+  void clearCell(OpBuilder &b, Location loc, const NodeLayout &n,
+                 Value cell) const {
+    releaseNestedCells(b, loc, layout, n, cell);
+    zeroBytes(b, loc, cell, n.cellSize);
+  }
   LogicalResult
   matchAndRewrite(DeactivateOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -728,14 +741,7 @@ struct DeactivateLowering : SNodePattern<DeactivateOp> {
       if (n->cellSize > 0) {
         Value cell = lowerDenseLookup(rewriter, loc, *n, adaptor.getContainer(),
                                       adaptor.getLinear());
-        releaseNestedCells(rewriter, loc, layout, *n, cell);
-        Value zero = LLVM::ConstantOp::create(
-            rewriter, loc, rewriter.getI8Type(), rewriter.getI8IntegerAttr(0));
-        Value len =
-            LLVM::ConstantOp::create(rewriter, loc, rewriter.getI64Type(),
-                                     rewriter.getI64IntegerAttr(n->cellSize));
-        LLVM::MemsetOp::create(rewriter, loc, cell, zero, len,
-                               /*isVolatile=*/false);
+        clearCell(rewriter, loc, *n, cell);
       }
       rewriter.setInsertionPointAfter(ifActive);
       rewriter.eraseOp(op);
@@ -796,15 +802,8 @@ struct DeactivateLowering : SNodePattern<DeactivateOp> {
           false);
       rewriter.setInsertionPointToStart(ifWas.thenBlock());
       if (n->cellSize > 0) {
-        Value cell = byteOffset(rewriter, loc, e, n->hashCellOffset);
-        releaseNestedCells(rewriter, loc, layout, *n, cell);
-        LLVM::MemsetOp::create(
-            rewriter, loc, cell,
-            LLVM::ConstantOp::create(rewriter, loc, rewriter.getI8Type(),
-                                     rewriter.getI8IntegerAttr(0)),
-            LLVM::ConstantOp::create(rewriter, loc, rewriter.getI64Type(),
-                                     rewriter.getI64IntegerAttr(n->cellSize)),
-            /*isVolatile=*/false);
+        clearCell(rewriter, loc, *n,
+                  byteOffset(rewriter, loc, e, n->hashCellOffset));
       }
       rewriter.setInsertionPointAfter(ifSome);
       rewriter.eraseOp(op);
