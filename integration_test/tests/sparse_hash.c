@@ -206,6 +206,35 @@ int main(void) {
   CHECK(sparse_hash_sumk3(ctx, &n));
   EXPECT_TRUE(n == 0);
 
+  /* A stencil over 3 x 3 hash blocks around the origin: neighbours in the
+     loop's own block (the in-block fast path) and in other blocks, active
+     or not, against a reference computed here. */
+  {
+    static float qv[41][41]; /* q at (i, j) for i, j in [-20, 20] */
+    static char blk[16][16]; /* active 3x3 blocks, block index + 8 */
+    int ii, jj;
+    memset(qv, 0, sizeof qv);
+    memset(blk, 0, sizeof blk);
+    CHECK(sparse_hash_fill_q(ctx));
+    CHECK(sparse_hash_stencil_q(ctx));
+    for (k = 0; k < 7; ++k) {
+      int i = k * 2 - 7, j = 4 - k * 3;
+      qv[i + 20][j + 20] = (float)(k + 1);
+      blk[floordiv(i, 3) + 8][floordiv(j, 3) + 8] = 1;
+    }
+    for (ii = -18; ii <= 18; ++ii)
+      for (jj = -18; jj <= 18; ++jj) {
+        float want = 0.0f;
+        if (blk[floordiv(ii, 3) + 8][floordiv(jj, 3) + 8])
+          want = qv[ii - 1 + 20][jj + 20] + qv[ii + 1 + 20][jj + 20] +
+                 qv[ii + 20][jj - 1 + 20] + qv[ii + 20][jj + 1 + 20] +
+                 0.5f * qv[ii + 20][jj + 20];
+        CHECK(sparse_hash_qlap_get(ctx, ii, jj, &f));
+        bad += f != want;
+      }
+    EXPECT_TRUE(bad == 0);
+  }
+
   /* deactivate_all: every hash cell inactive, reading 0. */
   CHECK(sparse_hash_deactivate_all(ctx));
   CHECK(sparse_hash_count_x(ctx, &n));

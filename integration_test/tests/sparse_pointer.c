@@ -55,6 +55,26 @@ int main(void) {
   for (k = 0; k < 10; ++k)
     bad += ubuf[(k * 3) * 32 + k * 2] != (float)(k + 1);
   EXPECT_TRUE(bad == 0);
+  {
+    /* The stencil against one computed here from the bulk read. */
+    static float lap[32 * 32];
+    int active[32][32];
+    CHECK(sparse_pointer_stencil_u(ctx));
+    CHECK(sparse_pointer_lap_read(ctx, lap, 32 * 32));
+    for (i = 0; i < 32; ++i)
+      for (j = 0; j < 32; ++j)
+        active[i][j] = blocks[i / 4][j / 4];
+    for (i = 1; i < 31; ++i)
+      for (j = 1; j < 31; ++j) {
+        float want = 0.0f;
+        if (active[i][j])
+          want = ubuf[(i - 1) * 32 + j] + ubuf[(i + 1) * 32 + j] +
+                 ubuf[i * 32 + j - 1] + ubuf[i * 32 + j + 1] -
+                 4.0f * ubuf[i * 32 + j];
+        bad += lap[i * 32 + j] != want;
+      }
+    EXPECT_TRUE(bad == 0);
+  }
   CHECK(sparse_pointer_u_get(ctx, 1, 1, &f)); /* inactive block */
   EXPECT_TRUE(f == 0.0f);
 

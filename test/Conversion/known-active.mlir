@@ -27,20 +27,31 @@ tc.kernel @k() {
 }
 // MARK:      %[[I:.*]] = arith.addi %{{.*}}, %{{.*}} overflow<nsw, nuw>
 // MARK:      tc.load @u[%[[I]]] {tc.active = @p} : f32
-// MARK:      tc.load @u[%{{.*}}] : f32
+// MARK:      tc.load @u[%{{.*}}] {tc.near = @p} : f32
 // MARK:      tc.store %{{.*}}, @v[%[[I]]] {tc.active = @p} : f32
 // MARK:      tc.store %{{.*}}, @w[%[[I]]] : f32
 // OFF-NOT:   tc.active
 
 // LOWER:     snode.lookup pointer %{{.*}}, @p[%{{.*}}] known_active : i32
-// LOWER:     snode.lookup pointer %{{.*}}, @p[%{{.*}}] : i32
+// The neighbour u[i + 1] (tc.near): in the loop's own cell when i's place
+// in it plus 1 stays below 4 (the inner index r of i = 4 c + r), then the
+// own lookup, known active; else its own, with the inactive fallback.
+// LOWER:     %[[R1:.*]] = arith.addi %arg{{[0-9]+}}, %c1{{.*}} : i32
+// LOWER:     %[[IN:.*]] = arith.cmpi slt, %[[R1]], %c4{{.*}} : i32
+// LOWER:     scf.if %[[IN]] -> (!snode.ptr) {
+// LOWER:       snode.lookup pointer %{{.*}}, @p[%{{.*}}] known_active : i32
+// LOWER:     } else {
+// LOWER:       snode.lookup pointer %{{.*}}, @p[%{{.*}}] : i32
+// LOWER:     }
+// LOWER:     snode.load %{{.*}}, @u[0] : f32
 // LOWER:     snode.lookup pointer %{{.*}}, @p[%{{.*}}] known_active : i32
 // LOWER:     snode.store %{{.*}}, %{{.*}}, @v[0]
 // LOWER:     snode.lookup pointer %{{.*}}, @p[%{{.*}}] activate : i32
 // LOWER:     snode.store %{{.*}}, %{{.*}}, @w[0]
 
 // A known-active pointer lookup is the slot's cell, nothing else; the
-// neighbour's selects the ambient cell for a null slot.
+// neighbour's, outside the loop's cell, selects the ambient cell for a
+// null slot.
 // LLVM-LABEL: tc.kernel @k
 // LLVM:       scf.for
 // LLVM:       %[[P:.*]] = llvm.load %{{.*}} atomic acquire {alignment = 8 : i64} : !llvm.ptr -> !llvm.ptr

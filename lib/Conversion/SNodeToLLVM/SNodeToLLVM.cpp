@@ -23,6 +23,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -113,6 +114,19 @@ struct StructurePtrLowering : SNodePattern<StructurePtrOp> {
     if (off < 0)
       return rewriter.notifyMatchFailure(op, "no epoch or list recorded");
     rewriter.replaceOp(op, structureAddress(rewriter, op.getLoc(), *n, off));
+    return success();
+  }
+};
+
+/// arith.select between cells: the same select on the converted pointers.
+struct CellSelectLowering : OpConversionPattern<arith::SelectOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(arith::SelectOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<arith::SelectOp>(op, adaptor.getCondition(),
+                                                 adaptor.getTrueValue(),
+                                                 adaptor.getFalseValue());
     return success();
   }
 };
@@ -345,6 +359,15 @@ struct ConvertSNodeToLLVMPass
       }
 
     RewritePatternSet patterns(ctx);
+    // scf ops that carry cells (an scf.if choosing a neighbour's cell, or
+    // the select the canonicalizer made of it) take the converted pointer
+    // type.
+    scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
+                                                         target);
+    target.addDynamicallyLegalOp<arith::SelectOp>([&](arith::SelectOp op) {
+      return converter.isLegal(op.getOperation());
+    });
+    patterns.add<CellSelectLowering>(converter, ctx);
     FieldAliasTags tags(module);
     populateSNodeToLLVMPatterns(converter, patterns, layout, tags);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))

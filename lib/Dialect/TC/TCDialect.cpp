@@ -1,8 +1,10 @@
 //===- TCDialect.cpp - the tc dialect -------------------------------------===//
 #include "tic/Dialect/TC/TCDialect.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -475,3 +477,17 @@ LogicalResult PrintOp::verify() {
 
 #define GET_OP_CLASSES
 #include "tic/Dialect/TC/TCOps.cpp.inc"
+
+std::pair<Value, int64_t> tic::tc::splitConstantOffset(Value v) {
+  APInt c;
+  if (auto add = v.getDefiningOp<arith::AddIOp>()) {
+    if (matchPattern(add.getRhs(), m_ConstantInt(&c)))
+      return {add.getLhs(), c.getSExtValue()};
+    if (matchPattern(add.getLhs(), m_ConstantInt(&c)))
+      return {add.getRhs(), c.getSExtValue()};
+  }
+  if (auto sub = v.getDefiningOp<arith::SubIOp>())
+    if (matchPattern(sub.getRhs(), m_ConstantInt(&c)))
+      return {sub.getLhs(), -c.getSExtValue()};
+  return {v, 0};
+}

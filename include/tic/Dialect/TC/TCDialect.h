@@ -28,6 +28,13 @@ namespace tic::tc {
 /// access is at a sparse struct-for's own indices: the loop checked).
 /// tic-lower-struct-for sets it, tic-lower-field-access uses it.
 constexpr llvm::StringLiteral kKnownActiveAttrName = "tc.active";
+/// On a read in a sparse struct-for at the loop's indices plus constant
+/// offsets: the loop's node, whose own (active) cell the read may share
+/// (tic-lower-field-access tests at run time whether it is in that cell).
+constexpr llvm::StringLiteral kNeighbourAttrName = "tc.near";
+/// `v` as `x + k` with a constant k (arith.addi / arith.subi of a
+/// constant); `{v, 0}` otherwise.
+std::pair<mlir::Value, int64_t> splitConstantOffset(mlir::Value v);
 } // namespace tic::tc
 
 #endif

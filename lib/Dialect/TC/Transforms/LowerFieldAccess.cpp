@@ -142,13 +142,26 @@ static LevelCell buildLevel(OpBuilder &b, Location loc,
 /// number, and the result is its parent's cell. Levels down to the node
 /// named `activeThrough` are known active (a sparse struct-for's own cell):
 /// looked up without activation and without the inactive-cell fallback.
+static Value walkLevels(OpBuilder &b, Location loc, Value cur,
+                        ArrayRef<snode::LevelAccess> levels, ValueRange indices,
+                        bool activate, LevelCell *last,
+                        StringRef activeThrough);
 static Value buildPath(OpBuilder &b, Location loc,
                        const snode::TreeLayout &tree,
                        ArrayRef<snode::LevelAccess> levels, ValueRange indices,
                        bool activate, LevelCell *last = nullptr,
                        StringRef activeThrough = {}) {
   Type ptrTy = snode::PtrType::get(b.getContext());
-  Value cur = snode::RootPtrOp::create(b, loc, ptrTy, tree.name);
+  Value root = snode::RootPtrOp::create(b, loc, ptrTy, tree.name);
+  return walkLevels(b, loc, root, levels, indices, activate, last,
+                    activeThrough);
+}
+
+/// The levels of buildPath from the cell `cur` on.
+static Value walkLevels(OpBuilder &b, Location loc, Value cur,
+                        ArrayRef<snode::LevelAccess> levels, ValueRange indices,
+                        bool activate, LevelCell *last,
+                        StringRef activeThrough) {
   bool known = !activeThrough.empty();
   for (auto [l, lv] : llvm::enumerate(levels)) {
     LevelCell c = buildLevel(b, loc, lv, cur, indices);
@@ -171,6 +184,87 @@ static Value buildPath(OpBuilder &b, Location loc,
   return cur;
 }
 
+/// A read at a sparse struct-for's indices plus constant offsets
+/// (tc.near = @node): when the element lies in the loop's own cell of
+/// `node` (a test per offset axis: the own index's place in that cell plus
+/// the offset stays inside it), the path down to `node` is the loop's own,
+/// known active (and shared with the loop's other accesses once hoisted);
+/// otherwise the plain path. Below `node`, the element's own levels.
+static Value buildNeighbourCell(OpBuilder &b, Location loc,
+                                const snode::PlaceLayout &pl,
+                                ValueRange indices, StringRef node) {
+  size_t at = 0;
+  while (at < pl.levels.size() && pl.levels[at].node->name != node)
+    ++at;
+  if (at == pl.levels.size())
+    return buildPath(b, loc, *pl.tree, pl.levels, indices, false);
+  Type i32 = b.getI32Type();
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, i32, v);
+  };
+  SmallVector<Value> own;
+  Value inCell;
+  for (auto [a, i] : llvm::enumerate(indices)) {
+    auto [x, k] = tc::splitConstantOffset(i);
+    own.push_back(x);
+    if (k == 0)
+      continue;
+    // Elements per cell of `node` along axis a: the `below` of the deepest
+    // level down to `node` that splits the axis (none: the cell spans it).
+    int64_t extent = 0;
+    const snode::NodeLayout *splitter = nullptr;
+    for (size_t l = 0; l <= at; ++l)
+      for (auto [p, ax] : llvm::enumerate(pl.levels[l].node->axes))
+        if (ax == int64_t(a)) {
+          extent = pl.levels[l].below[p];
+          splitter = pl.levels[l].node;
+        }
+    if (!splitter)
+      continue;
+    if (std::abs(k) >= extent)
+      return buildPath(b, loc, *pl.tree, pl.levels, indices, false);
+    // The own index's place in the cell: the struct-for's inner index when
+    // it is x * extent + r, else the (floor) remainder.
+    Value pos;
+    if (std::optional<SplitIndex> s = matchSplitIndex(x); s && s->c == extent)
+      pos = s->r;
+    else if (llvm::isPowerOf2_64(uint64_t(extent)))
+      pos = arith::AndIOp::create(b, loc, x, cst(extent - 1));
+    else { // floor remainder (indices below a hash may be negative)
+      Value r = arith::RemSIOp::create(b, loc, x, cst(extent));
+      pos = arith::SelectOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, r, cst(0)),
+          arith::AddIOp::create(b, loc, r, cst(extent)), r);
+    }
+    Value p = arith::AddIOp::create(b, loc, pos, cst(k));
+    Value ok = k > 0 ? Value(arith::CmpIOp::create(
+                           b, loc, arith::CmpIPredicate::slt, p, cst(extent)))
+                     : Value(arith::CmpIOp::create(
+                           b, loc, arith::CmpIPredicate::sge, p, cst(0)));
+    inCell = inCell ? Value(arith::AndIOp::create(b, loc, inCell, ok)) : ok;
+  }
+  ArrayRef<snode::LevelAccess> upper = ArrayRef(pl.levels).take_front(at + 1);
+  ArrayRef<snode::LevelAccess> lower = ArrayRef(pl.levels).drop_front(at + 1);
+  Value cell;
+  if (!inCell) {
+    cell = buildPath(b, loc, *pl.tree, upper, own, false, nullptr, node);
+  } else {
+    Type ptrTy = snode::PtrType::get(b.getContext());
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{ptrTy}, inCell, true);
+    OpBuilder tb = OpBuilder::atBlockBegin(ifOp.thenBlock());
+    scf::YieldOp::create(tb, loc,
+                         ValueRange{buildPath(tb, loc, *pl.tree, upper, own,
+                                              false, nullptr, node)});
+    OpBuilder eb = OpBuilder::atBlockBegin(ifOp.elseBlock());
+    scf::YieldOp::create(
+        eb, loc,
+        ValueRange{buildPath(eb, loc, *pl.tree, upper, indices, false)});
+    cell = ifOp.getResult(0);
+  }
+  return walkLevels(b, loc, cell, lower, indices, false, nullptr, {});
+}
+
 /// The cell of `pl`'s parent that holds the element at `indices` for the
 /// access `op` (whose tc.active names the levels known active).
 static Value buildCell(OpBuilder &b, Operation *op,
@@ -179,6 +273,9 @@ static Value buildCell(OpBuilder &b, Operation *op,
   StringRef through;
   if (auto a = op->getAttrOfType<FlatSymbolRefAttr>(tc::kKnownActiveAttrName))
     through = a.getValue();
+  if (auto a = op->getAttrOfType<FlatSymbolRefAttr>(tc::kNeighbourAttrName);
+      a && !activate)
+    return buildNeighbourCell(b, op->getLoc(), pl, indices, a.getValue());
   return buildPath(b, op->getLoc(), *pl.tree, pl.levels, indices, activate,
                    nullptr, through);
 }

@@ -68,9 +68,20 @@ static void markKnownActive(Region &region, const snode::SNodeLayout &layout,
       return;
     ValueRange idx = isa<tc::LoadOp>(op) ? op->getOperands()
                                          : op->getOperands().drop_front();
-    if (idx.size() != indices.size() || !llvm::equal(idx, indices))
+    if (idx.size() != indices.size())
       return;
-    op->setAttr(tc::kKnownActiveAttrName, attr);
+    if (llvm::equal(idx, indices)) {
+      op->setAttr(tc::kKnownActiveAttrName, attr);
+      return;
+    }
+    // A read at the loop's indices plus constants (a stencil's neighbour):
+    // it may lie in the loop's own cell.
+    if (!isa<tc::LoadOp>(op))
+      return;
+    for (auto [v, i] : llvm::zip(idx, indices))
+      if (v != i && tc::splitConstantOffset(v).first != i)
+        return;
+    op->setAttr(tc::kNeighbourAttrName, attr);
   });
 }
 
