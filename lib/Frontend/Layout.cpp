@@ -100,7 +100,7 @@ static void placedNames(Expr &e, std::set<std::string> &out) {
 void Sema::layoutStmt(LayoutStmt &s) {
   unsigned before = diags.numErrors();
   SNode *sn = layoutExpr(*s.expr);
-  if (diags.numErrors() != before)
+  if (!sn || diags.numErrors() != before)
     placedNames(*s.expr, failedPlaces);
   if (s.letName.name.empty())
     return;
@@ -113,8 +113,12 @@ void Sema::layoutStmt(LayoutStmt &s) {
     redefinition(s.letName.name, s.letName.range, it->second.range);
     return;
   }
-  if (!sn)
+  if (!sn) {
+    // Uses of the name report nothing more: its statement's error is the
+    // one to read.
+    failedLets.insert(s.letName.name);
     return;
+  }
   if (sn->kind == SNode::Kind::Root) {
     error(s.expr->range, "'let' in a layout names a new SNode, not 'root'");
     return;
@@ -184,7 +188,7 @@ SNode *Sema::layoutExpr(Expr &e) {
     }
     if (it != globals.end())
       error(n->range, "'" + n->name + "' is not an SNode");
-    else
+    else if (!failedLets.count(n->name))
       error(n->range, "unknown SNode '" + n->name + "'");
     return nullptr;
   }
@@ -432,9 +436,14 @@ SNode *Sema::layoutExpr(Expr &e) {
       }
       for (const ConstValue &p : parts) {
         if (p.kind != ConstValue::Kind::Int) {
+          auto *bin = dyn_cast<BinaryExpr>(&x);
+          bool div = bin && bin->op == BinaryOp::Div;
           error(x.range,
                 "SNode shape must be an integer or a list of integers, got '" +
-                    typeName(v->type) + "'");
+                    typeName(v->type) + "'" +
+                    (div ? " ('/' divides as floats; use '//' for an integer "
+                           "quotient)"
+                         : ""));
           return nullptr;
         }
         if (p.i <= 0) {

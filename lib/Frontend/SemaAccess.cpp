@@ -62,6 +62,10 @@ const Type *Sema::checkIndex(IndexExpr &e) {
     const FieldInfo *f = fieldOf(*e.base);
     e.indexKind = IndexExpr::IndexKind::Field;
     e.field = f;
+    // A field whose layout statement failed has no index space yet: that
+    // error is the one to read.
+    if (f && !f->place && failedPlaces.count(f->name))
+      return nullptr;
     if (!checkIntIndices(fr->ndim,
                          "field '" + (f ? f->name : std::string("?")) + "'"))
       return nullptr;

@@ -261,7 +261,8 @@ const Type *Sema::checkName(NameExpr &e) {
     error(e.range, "builtin '" + e.name + "' must be called");
     return nullptr;
   }
-  error(e.range, "use of undeclared identifier '" + e.name + "'");
+  if (!failedLets.count(e.name)) // else its layout statement's error
+    error(e.range, "use of undeclared identifier '" + e.name + "'");
   return nullptr;
 }
 

@@ -103,6 +103,7 @@ public:
   /// Fields placed explicitly: where.
   std::map<const FieldInfo *, SourceRange> placedAt;
   std::set<std::string> failedPlaces; // fields named in a failed layout statement
+  std::set<std::string> failedLets;   // `let` names of failed layout statements
   FnState *st = nullptr; // current function state (never null while checking)
   std::set<std::pair<uint32_t, std::string>> reported; // dedupe (instantiations)
   bool suppressNotes = false;
