@@ -18,6 +18,11 @@ snode.tree @root {
   }
   snode.place @s : [f32]
 }
+snode.tree @t2 {
+  snode.pointer @p2 axes [0] shape [8] {
+    snode.bitmasked @b2 axes [0] shape [4] { snode.place @w : [f32] }
+  }
+}
 // After the root cell: @p's epoch and list (16 bytes of stamp and count,
 // then 4 x 8 cells), @b's epoch, @q's epoch and list (16 x 32 cells).
 // LAYOUT: snode.pointer @p axes [0, 1] shape [4, 8] attributes {{{.*}}epoch_offset = [[EP:[0-9]+]] : i64, list_offset = [[LP:[0-9]+]] : i64
@@ -76,5 +81,26 @@ tc.kernel @sum() {
 }
 tc.kernel @put(%i: i32, %j: i32, %v: f32) {
   tc.store %v, @u[%i, %j] : f32
+  tc.return
+}
+
+// A bitmasked leaf under a pointer node: the loop runs over the pointer
+// node's list (one task per active block) and tests the leaf's cells in
+// each block.
+// CHECK-LABEL: tc.kernel @sum2
+// CHECK:       snode.structure_ptr @p2 list : !llvm.ptr
+// CHECK:       tc.parallel_for
+// CHECK:         tc.is_active @p2
+// CHECK:       tc.parallel_for (%{{.*}}) = (%{{.*}}) to (%[[N2:.*]]) {
+// CHECK:         scf.for %[[R:.*]] =
+// CHECK:           %[[A2:.*]] = tc.is_active @b2[%{{.*}}] : i1
+// CHECK:           scf.if %[[A2]] {
+// CHECK:             tc.load @w[%{{.*}}] {tc.active = @b2} : f32
+tc.kernel @sum2() {
+  tc.struct_for @w (%i) {
+    %v = tc.load @w[%i] : f32
+    tc.store %v, @s[] : f32
+    tc.yield
+  }
   tc.return
 }

@@ -326,6 +326,7 @@ static SmallVector<Value> decodeCell(OpBuilder &b, Location loc, Value l,
 static tc::ParallelForOp
 buildCachedListLoop(OpBuilder &b, tc::StructForOp sf,
                     const snode::NodeLayout &node,
+                    const snode::NodeLayout &deep,
                     ArrayRef<const snode::NodeLayout *> sparsePath,
                     ArrayRef<int64_t> shape, SmallVectorImpl<Value> &indices) {
   Location loc = sf.getLoc();
@@ -407,10 +408,34 @@ buildCachedListLoop(OpBuilder &b, tc::StructForOp sf,
       LLVM::GEPNoWrapFlags::inbounds);
   Value l = LLVM::LoadOp::create(ib, loc, i32, slot, 4);
   SmallVector<Value> cell = decodeCell(ib, loc, l, node.cellIndexShape);
-  splitCell(ib, loc, cell, node.cellIndexShape, shape, /*nonNegative=*/true,
-            indices);
+  if (&deep != &node) {
+    // The deepest sparse node's cells in the listed block, each tested.
+    SmallVector<Value> deepCell;
+    splitCell(ib, loc, cell, node.cellIndexShape, deep.cellIndexShape,
+              /*nonNegative=*/true, deepCell);
+    Value active =
+        tc::IsActiveOp::create(ib, loc, ib.getI1Type(), deep.name, deepCell);
+    auto ifDeep = scf::IfOp::create(ib, loc, active, false);
+    ib.setInsertionPointToStart(ifDeep.thenBlock());
+    cell = deepCell;
+    splitCell(ib, loc, cell, deep.cellIndexShape, shape, true, indices);
+  } else {
+    splitCell(ib, loc, cell, node.cellIndexShape, shape, /*nonNegative=*/true,
+              indices);
+  }
   spliceBody(ib, sf, indices);
   return pf;
+}
+
+/// The deepest node of `levels` with an active-cell list (a pointer node),
+/// or null.
+static const snode::NodeLayout *
+listedNode(ArrayRef<snode::LevelAccess> levels) {
+  const snode::NodeLayout *n = nullptr;
+  for (const snode::LevelAccess &lv : levels)
+    if (lv.node->listOffset >= 0)
+      n = lv.node;
+  return n;
 }
 
 struct LowerStructForPass : tic::impl::LowerStructForBase<LowerStructForPass> {
@@ -470,12 +495,20 @@ struct LowerStructForPass : tic::impl::LowerStructForBase<LowerStructForPass> {
           pf = buildHashLoop(b, sf, *top, *sparse->node, shape, indices);
         } else if (sparse->node->kind == snode::SNodeKind::Dynamic) {
           pf = buildListLoop(b, sf, *sparse->node, indices);
-        } else if (lists && sparse->node->listOffset >= 0) {
+        } else if (const snode::NodeLayout *listed =
+                       lists ? listedNode(levels) : nullptr) {
+          // The deepest pointer node with a list: its blocks come from the
+          // list (one task each); a deeper sparse node's cells in them are
+          // tested.
           SmallVector<const snode::NodeLayout *> path;
-          for (const snode::LevelAccess &lv : levels)
+          for (const snode::LevelAccess &lv : levels) {
             if (!snode::isAlwaysActive(lv.node->kind))
               path.push_back(lv.node);
-          pf = buildCachedListLoop(b, sf, *sparse->node, path, shape, indices);
+            if (lv.node == listed)
+              break;
+          }
+          pf = buildCachedListLoop(b, sf, *listed, *sparse->node, path, shape,
+                                   indices);
         } else {
           pf = buildSparseLoop(b, sf, *sparse->node, shape, indices);
         }
