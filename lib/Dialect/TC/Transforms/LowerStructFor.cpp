@@ -126,6 +126,31 @@ static void splitCell(OpBuilder &ib, Location loc, ArrayRef<Value> cell,
   }
 }
 
+/// Serial loops at `ib` over the elements (index space `shape`) of the
+/// active cell `cell` of node `outer`: directly when `deep` is `outer`,
+/// else over the cells of the deeper sparse node `deep` inside it, each
+/// tested with tc.is_active, then over their elements. Leaves `ib` in the
+/// innermost loop.
+static void visitElements(OpBuilder &ib, Location loc, ArrayRef<Value> cell,
+                          const snode::NodeLayout &outer,
+                          const snode::NodeLayout &deep,
+                          ArrayRef<int64_t> shape, bool nonNegative,
+                          SmallVectorImpl<Value> &indices) {
+  if (&deep == &outer) {
+    splitCell(ib, loc, cell, outer.cellIndexShape, shape, nonNegative, indices);
+    return;
+  }
+  SmallVector<Value> deepCell;
+  splitCell(ib, loc, cell, outer.cellIndexShape, deep.cellIndexShape,
+            nonNegative, deepCell);
+  Value active =
+      tc::IsActiveOp::create(ib, loc, ib.getI1Type(), deep.name, deepCell);
+  auto ifDeep = scf::IfOp::create(ib, loc, active, false);
+  ib.setInsertionPointToStart(ifDeep.thenBlock());
+  splitCell(ib, loc, deepCell, deep.cellIndexShape, shape, nonNegative,
+            indices);
+}
+
 /// Moves the struct-for's body (without its terminator) to `ib`'s
 /// insertion point, its induction variables replaced by `indices`.
 static void spliceBody(OpBuilder &ib, tc::StructForOp sf,
@@ -217,18 +242,9 @@ static tc::ParallelForOp buildHashLoop(OpBuilder &b, tc::StructForOp sf,
     ib.setInsertionPointToStart(loop.getBody());
     indices.append(list.begin(), list.end());
     indices.push_back(loop.getInductionVar());
-  } else if (&deep != &hash) {
-    SmallVector<Value> deepCell;
-    splitCell(ib, loc, cell, hash.cellIndexShape, deep.cellIndexShape,
-              /*nonNegative=*/false, deepCell);
-    Value active =
-        tc::IsActiveOp::create(ib, loc, ib.getI1Type(), deep.name, deepCell);
-    auto ifDeep = scf::IfOp::create(ib, loc, active, false);
-    ib.setInsertionPointToStart(ifDeep.thenBlock());
-    cell = deepCell;
-    splitCell(ib, loc, cell, deep.cellIndexShape, shape, false, indices);
   } else {
-    splitCell(ib, loc, cell, hash.cellIndexShape, shape, false, indices);
+    visitElements(ib, loc, cell, hash, deep, shape, /*nonNegative=*/false,
+                  indices);
   }
   spliceBody(ib, sf, indices);
   return pf;
@@ -407,22 +423,8 @@ buildCachedListLoop(OpBuilder &b, tc::StructForOp sf,
       ValueRange{arith::ExtUIOp::create(ib, loc, i64, outer->getArgument(0))},
       LLVM::GEPNoWrapFlags::inbounds);
   Value l = LLVM::LoadOp::create(ib, loc, i32, slot, 4);
-  SmallVector<Value> cell = decodeCell(ib, loc, l, node.cellIndexShape);
-  if (&deep != &node) {
-    // The deepest sparse node's cells in the listed block, each tested.
-    SmallVector<Value> deepCell;
-    splitCell(ib, loc, cell, node.cellIndexShape, deep.cellIndexShape,
-              /*nonNegative=*/true, deepCell);
-    Value active =
-        tc::IsActiveOp::create(ib, loc, ib.getI1Type(), deep.name, deepCell);
-    auto ifDeep = scf::IfOp::create(ib, loc, active, false);
-    ib.setInsertionPointToStart(ifDeep.thenBlock());
-    cell = deepCell;
-    splitCell(ib, loc, cell, deep.cellIndexShape, shape, true, indices);
-  } else {
-    splitCell(ib, loc, cell, node.cellIndexShape, shape, /*nonNegative=*/true,
-              indices);
-  }
+  visitElements(ib, loc, decodeCell(ib, loc, l, node.cellIndexShape), node,
+                deep, shape, /*nonNegative=*/true, indices);
   spliceBody(ib, sf, indices);
   return pf;
 }
