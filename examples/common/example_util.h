@@ -5,12 +5,16 @@
  * Before including, define EXAMPLE_NAME ("mpm128") and
  * EXAMPLE_LAST_ERROR(ctx) (the module's MODULE_last_error); RUN() uses the
  * driver's context variable `ctx`. Needs _POSIX_C_SOURCE >= 199309L (for
- * clock_gettime) before the first system header. */
+ * clock_gettime) before the first system header. parse_frame_args uses
+ * EXAMPLE_NAME. */
 #ifndef TIC_EXAMPLE_UTIL_H
 #define TIC_EXAMPLE_UTIL_H
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 /* Number of failed checks (FAIL). */
@@ -35,6 +39,35 @@ static int failures;
       fputc('\n', stderr);                                                     \
     }                                                                          \
   } while (0)
+
+/* The options of the frame-writing examples: --frames N, --out DIR,
+ * --threads N (defaults in *a). Creates DIR. 0 on success; prints the
+ * usage or the error and returns the exit status otherwise. */
+struct frame_args {
+  int frames, threads;
+  const char *out;
+};
+static int parse_frame_args(int argc, char **argv, struct frame_args *a) {
+  for (int i = 1; i < argc; ++i) {
+    if (!strcmp(argv[i], "--frames") && i + 1 < argc)
+      a->frames = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--out") && i + 1 < argc)
+      a->out = argv[++i];
+    else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
+      a->threads = atoi(argv[++i]);
+    else {
+      fprintf(stderr, "usage: %s [--frames N] [--out DIR] [--threads N]\n",
+              EXAMPLE_NAME);
+      return 2;
+    }
+  }
+  if (mkdir(a->out, 0777) != 0 && errno != EEXIST) {
+    fprintf(stderr, "%s: cannot create %s: %s\n", EXAMPLE_NAME, a->out,
+            strerror(errno));
+    return 1;
+  }
+  return 0;
+}
 
 static double now_s(void) {
   struct timespec ts;

@@ -41,25 +41,13 @@ static int floordiv(int a, int b) {
 }
 
 int main(int argc, char **argv) {
-  int frames = 60, threads = 0, steps = 25;
-  const char *out = "frames";
-  for (int a = 1; a < argc; ++a) {
-    if (!strcmp(argv[a], "--frames") && a + 1 < argc)
-      frames = atoi(argv[++a]);
-    else if (!strcmp(argv[a], "--out") && a + 1 < argc)
-      out = argv[++a];
-    else if (!strcmp(argv[a], "--threads") && a + 1 < argc)
-      threads = atoi(argv[++a]);
-    else {
-      fprintf(stderr,
-              "usage: mpm_sparse [--frames N] [--out DIR] [--threads N]\n");
-      return 2;
-    }
-  }
-  if (mkdir(out, 0777) != 0 && errno != EEXIST) {
-    fprintf(stderr, "mpm_sparse: cannot create %s: %s\n", out, strerror(errno));
-    return 1;
-  }
+  struct frame_args args = {60, 0, "frames"};
+  int st = parse_frame_args(argc, argv, &args);
+  if (st)
+    return st;
+  int frames = args.frames, threads = args.threads;
+  const char *out = args.out;
+  const int steps = 25; /* substeps per frame */
   tc_options opts;
   tc_options_init(&opts);
   opts.num_threads = threads;

@@ -30,24 +30,12 @@
 #define THRESHOLD 0.02f
 
 int main(int argc, char **argv) {
-  int frames = 60, threads = 0;
-  const char *out = "frames";
-  for (int a = 1; a < argc; ++a) {
-    if (!strcmp(argv[a], "--frames") && a + 1 < argc)
-      frames = atoi(argv[++a]);
-    else if (!strcmp(argv[a], "--out") && a + 1 < argc)
-      out = argv[++a];
-    else if (!strcmp(argv[a], "--threads") && a + 1 < argc)
-      threads = atoi(argv[++a]);
-    else {
-      fprintf(stderr, "usage: sparse [--frames N] [--out DIR] [--threads N]\n");
-      return 2;
-    }
-  }
-  if (mkdir(out, 0777) != 0 && errno != EEXIST) {
-    fprintf(stderr, "sparse: cannot create %s: %s\n", out, strerror(errno));
-    return 1;
-  }
+  struct frame_args args = {60, 0, "frames"};
+  int st = parse_frame_args(argc, argv, &args);
+  if (st)
+    return st;
+  int frames = args.frames, threads = args.threads;
+  const char *out = args.out;
   tc_options opts;
   tc_options_init(&opts);
   opts.num_threads = threads;
