@@ -1,5 +1,5 @@
 // RUN: %tic-opt %s --tic-lower-bits | FileCheck %s
-// tic-lower-bits: every bits op becomes arith (and math.copysign).
+// tic-lower-bits: every bits op becomes arith (and math).
 // CHECK-NOT: bits.
 
 // A signed field [5, 8) of an i32: shift its top bit to bit 31, then an
@@ -39,16 +39,22 @@ func.func @insert(%v: i8, %w: i32) -> i32 {
   return %b : i32
 }
 
-// encode_fixed: x * (1/scale) + copysign(0.5, .), to i64 toward zero, then
-// wrapped to 12 bits (sign-extended).
+// encode_fixed: the nearest integer to the exact |x| / scale (floor of the
+// f64 quotient, then the sign of |x| - (t + 1/2) scale from one fma), the
+// sign, then wrapped to 12 bits (sign-extended).
 // CHECK-LABEL: func.func @fixed(
 // CHECK-DAG: %[[S:.*]] = arith.constant 0.00999999977 : f32
-// CHECK-DAG: %[[INV:.*]] = arith.constant 1.000000e+02 : f32
-// CHECK: %[[SC:.*]] = arith.mulf %arg0, %[[INV]] : f32
-// CHECK: %[[D:.*]] = math.copysign %{{.*}}, %[[SC]] : f32
-// CHECK: %[[RD:.*]] = arith.addf %[[SC]], %[[D]] : f32
-// CHECK: %[[I:.*]] = arith.fptosi %[[RD]] : f32 to i64
-// CHECK: arith.shli %[[I]]
+// CHECK: %[[X:.*]] = arith.extf %arg0 : f32 to f64
+// CHECK: %[[A:.*]] = math.absf %[[X]] : f64
+// CHECK: %[[Q:.*]] = arith.divf %[[A]], %{{.*}} : f64
+// CHECK: %[[T:.*]] = math.floor %[[Q]] : f64
+// CHECK: %[[M:.*]] = arith.addf %[[T]], %{{.*}} : f64
+// CHECK: %[[NM:.*]] = arith.negf %[[M]] : f64
+// CHECK: %[[D:.*]] = math.fma %[[NM]], %{{.*}}, %[[A]] : f64
+// CHECK: arith.cmpf oge, %[[D]]
+// CHECK: %[[I:.*]] = arith.fptosi %{{.*}} : f64 to i64
+// CHECK: arith.cmpf olt, %[[X]]
+// CHECK: arith.shli
 // CHECK: arith.shrsi
 // CHECK: arith.trunci %{{.*}} : i64 to i32
 // decode_fixed: sitofp, times the scale.
@@ -69,4 +75,18 @@ func.func @float(%x: f32) -> f32 {
   %e, %d = bits.encode_float %x {exp = 5, frac = 11, is_signed} : f32
   %f = bits.decode_float %e, %d {exp = 5, frac = 11, is_signed} : f32
   return %f : f32
+}
+
+// A power-of-two scale: the quotient is a product, exact, and so is its
+// fraction; no fma.
+// CHECK-LABEL: func.func @fixed_pow2(
+// CHECK: %[[Q:.*]] = arith.mulf %{{.*}}, %{{.*}} : f64
+// CHECK: %[[T:.*]] = math.floor %[[Q]] : f64
+// CHECK: %[[F:.*]] = arith.subf %[[Q]], %[[T]] : f64
+// CHECK: arith.cmpf oge, %[[F]]
+// CHECK-NOT: math.fma
+// CHECK: return
+func.func @fixed_pow2(%x: f32) -> i32 {
+  %c = bits.encode_fixed %x {scale = 0.0009765625 : f64, width = 11, is_signed} : f32 -> i32
+  return %c : i32
 }

@@ -1,7 +1,8 @@
 //===- LowerBits.cpp - tic-lower-bits -------------------------------------===//
 //
-// bits ops -> arith, as docs/quant.md specifies them (the formulas follow
-// Taichi 1.7.4's codegen_llvm_quant.cpp so that stored bits agree).
+// bits ops -> arith (and math), as docs/quant.md specifies them (the float
+// formulas follow Taichi 1.7.4's codegen_llvm_quant.cpp so that stored bits
+// agree; fixed points round from the exact quotient, as the spec says).
 //
 //===----------------------------------------------------------------------===//
 #include "tic/Dialect/Bits/BitsDialect.h"
@@ -10,7 +11,9 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/PatternMatch.h"
+
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include <cmath>
 
 namespace tic {
 #define GEN_PASS_DEF_LOWERBITS
@@ -99,17 +102,48 @@ struct EncodeFixedLowering : OpRewritePattern<EncodeFixedOp> {
   LogicalResult matchAndRewrite(EncodeFixedOp op,
                                 PatternRewriter &r) const override {
     Location loc = op.getLoc();
-    auto ft = cast<FloatType>(op.getInput().getType());
-    // x * (1 / scale), the reciprocal rounded to the input type once.
-    Value inv = arith::ConstantOp::create(
-        r, loc, r.getFloatAttr(ft, 1.0 / op.getScale().convertToDouble()));
-    Value scaled = arith::MulFOp::create(r, loc, op.getInput(), inv);
-    // Round to nearest, ties away from zero: + copysign(0.5, x), then the
-    // conversion truncates toward zero.
-    Value half = arith::ConstantOp::create(r, loc, r.getFloatAttr(ft, 0.5));
-    Value delta = math::CopySignOp::create(r, loc, half, scaled);
-    Value rounded = arith::AddFOp::create(r, loc, scaled, delta);
-    Value i = arith::FPToSIOp::create(r, loc, r.getI64Type(), rounded);
+    Type f64 = r.getF64Type();
+    double scale = op.getScale().convertToDouble();
+    auto fc = [&](double v) -> Value {
+      return arith::ConstantOp::create(r, loc, r.getFloatAttr(f64, v));
+    };
+    // The nearest integer to |x| / s, ties away from zero, decided on the
+    // exact values (spec section 7), in f64.
+    Value x = op.getInput();
+    if (!x.getType().isF64())
+      x = arith::ExtFOp::create(r, loc, f64, x);
+    Value a = math::AbsFOp::create(r, loc, x);
+    Value n;
+    int exp2;
+    if (std::frexp(scale, &exp2) == 0.5) {
+      // A power of two: q = a / s is exact, and so is its fraction.
+      Value q = arith::MulFOp::create(r, loc, a, fc(1.0 / scale));
+      Value t = math::FloorOp::create(r, loc, q);
+      Value up =
+          arith::CmpFOp::create(r, loc, arith::CmpFPredicate::OGE,
+                                arith::SubFOp::create(r, loc, q, t), fc(0.5));
+      n = arith::SelectOp::create(r, loc, up,
+                                  arith::AddFOp::create(r, loc, t, fc(1.0)), t);
+    } else {
+      // t = floor(a / s) may be off by one where the quotient rounds across
+      // an integer; the sign of a - (t + 1/2) s, exact from one fused
+      // multiply-add, decides between t and t + 1 either way.
+      Value t = math::FloorOp::create(
+          r, loc, arith::DivFOp::create(r, loc, a, fc(scale)));
+      Value mid = arith::AddFOp::create(r, loc, t, fc(0.5));
+      Value d = math::FmaOp::create(r, loc, arith::NegFOp::create(r, loc, mid),
+                                    fc(scale), a);
+      Value up =
+          arith::CmpFOp::create(r, loc, arith::CmpFPredicate::OGE, d, fc(0.0));
+      n = arith::SelectOp::create(r, loc, up,
+                                  arith::AddFOp::create(r, loc, t, fc(1.0)), t);
+    }
+    Type i64 = r.getI64Type();
+    Value i = arith::FPToSIOp::create(r, loc, i64, n);
+    Value neg =
+        arith::CmpFOp::create(r, loc, arith::CmpFPredicate::OLT, x, fc(0.0));
+    i = arith::SelectOp::create(
+        r, loc, neg, arith::SubIOp::create(r, loc, icst(r, loc, i64, 0), i), i);
     // Wrap to `width` bits, read back as bits.extract would.
     Value field = extractField(r, loc, i, 0, op.getWidth(), op.getIsSigned(),
                                op.getType());

@@ -49,11 +49,25 @@ static int64_t wrap(int64_t v, int n, int is_signed) {
   return (int64_t)u;
 }
 
-/* fixed encode: x * f32(1/scale) + copysign(0.5, .), toward zero, wrapped. */
+/* fixed encode: the integer nearest to the exact quotient x / scale, ties
+ * away from zero, wrapped. Exact in integers: |x| = ma * 2^(ea - 53) and
+ * scale = ms * 2^(es - 53), so round(|x| / scale) = floor((2 num + den) /
+ * (2 den)) with num / den = ma * 2^ea / (ms * 2^es). */
 static int64_t fixed_enc(float x, double scale, int n, int is_signed) {
-  float s = x * (float)(1.0 / scale);
-  s = s + copysignf(0.5f, s);
-  return wrap((int64_t)s, n, is_signed);
+  int ea, es, d;
+  double fa = frexp(fabs((double)x), &ea), fs = frexp(scale, &es);
+  __int128 num = (__int128)ldexp(fa, 53), den = (__int128)ldexp(fs, 53), r;
+  if (fa == 0.0)
+    return 0;
+  d = ea - es;
+  if (d < -60)
+    return 0; /* below scale / 2^59: rounds to 0 */
+  if (d >= 0)
+    num <<= d;
+  else
+    den <<= -d;
+  r = (2 * num + den) / (2 * den);
+  return wrap(x < 0 ? -(int64_t)r : (int64_t)r, n, is_signed);
 }
 
 /* quant.float: the value of stored exponent e and digits d (e >= 1), and
@@ -130,8 +144,10 @@ static void check_fixed(void) {
   /* Reals: in range, out of range (they wrap), and exact ties. */
   for (i = 0; i < 1000000; ++i) {
     float x = ((float)(next() >> 8) / 16777216.0f - 0.5f) * 100.0f;
-    if (i % 4 == 0)
-      x = (float)((int)(next() % 8000) - 4000) * 0.005f; /* ties */
+    if (i % 4 == 0) /* near ties of scale 0.01 (0.005 is inexact) */
+      x = (float)((int)(next() % 8000) - 4000) * 0.005f;
+    else if (i % 4 == 1) /* exact ties of scale 2^-9 */
+      x = ((float)((int)(next() % 4000) - 2000) + 0.5f) * 0.001953125f;
     if (sfx_enc(x) != fixed_enc(x, 0.01, 12, 1))
       FAIL("sfx_enc(%.9g) = %d, want %lld", x, sfx_enc(x),
            (long long)fixed_enc(x, 0.01, 12, 1));
