@@ -183,13 +183,44 @@ bool tic::codegen::detail::mayHaveEffects(const tast::Expr *e) {
 // Layout
 //===----------------------------------------------------------------------===//
 
+/// The encoding of a quantized scalar type.
+static tic::bits::QuantAttr quantAttrOf(MLIRContext *ctx,
+                                        const tic::QuantType *q) {
+  switch (q->qkind) {
+  case tic::QuantType::QKind::Int:
+    return tic::bits::QuantAttr::getInt(ctx, q->bits, q->isSigned);
+  case tic::QuantType::QKind::Fixed:
+    return tic::bits::QuantAttr::getFixed(ctx, q->bits, q->isSigned, q->scale);
+  case tic::QuantType::QKind::Float:
+    return tic::bits::QuantAttr::getFloat(ctx, q->exp, q->frac, q->isSigned);
+  }
+  return {};
+}
+
+void Generator::genPlace(const tsema::FieldInfo *f) {
+  std::vector<ST> ts;
+  flatten(f->elemType, ts);
+  SmallVector<Attribute> comps;
+  for (ST t : ts)
+    comps.push_back(TypeAttr::get(mty(t)));
+  auto place = tic::snode::PlaceOp::create(b, loc(f->range), f->name,
+                                           b.getArrayAttr(comps));
+  // A quantized scalar, vector or matrix: one encoding per component.
+  const tic::Type *e = f->elemType;
+  if (auto *v = tic::dyn_cast<tic::VectorType>(e))
+    e = v->elem;
+  else if (auto *m = tic::dyn_cast<tic::MatrixType>(e))
+    e = m->elem;
+  if (auto *q = tic::dyn_cast<tic::QuantType>(e))
+    place.setQuantAttr(b.getArrayAttr(
+        SmallVector<Attribute>(ts.size(), quantAttrOf(b.getContext(), q))));
+}
+
 void Generator::genSNode(const tsema::SNode *n) {
   Location l = loc(n->range);
-  if (n->kind == tsema::SNode::Kind::BitStruct ||
-      n->kind == tsema::SNode::Kind::BitArray) {
-    error(n->range, std::string("'") + tsema::SNode::kindName(n->kind) +
-                        "' SNodes are not supported yet (dense, bitmasked, "
-                        "pointer, dynamic and hash layouts can be compiled)");
+  if (n->kind == tsema::SNode::Kind::BitStruct && n->sharedExponent) {
+    error(n->range, "shared exponents are not supported yet (quantized "
+                    "fields with their own exponents can be compiled)");
     return;
   }
   if (n->kind == tsema::SNode::Kind::Hash && n->parent &&
@@ -211,19 +242,20 @@ void Generator::genSNode(const tsema::SNode *n) {
     auto d = tic::snode::DynamicOp::create(b, l, nodeNames[n], axes, shape);
     d.setChunk(uint64_t(n->chunkSize));
     op = d;
+  } else if (n->kind == tsema::SNode::Kind::BitStruct) {
+    auto s = tic::snode::BitStructOp::create(b, l, nodeNames[n], axes, shape);
+    s.setBits(uint64_t(n->bits));
+    op = s;
+  } else if (n->kind == tsema::SNode::Kind::BitArray) {
+    auto a = tic::snode::BitArrayOp::create(b, l, nodeNames[n], axes, shape);
+    a.setBits(uint64_t(n->bits));
+    op = a;
   } else
     op = tic::snode::DenseOp::create(b, l, nodeNames[n], axes, shape);
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToEnd(&op.getChildren().front());
-  for (const tsema::FieldInfo *f : n->places) {
-    std::vector<ST> ts;
-    flatten(f->elemType, ts);
-    SmallVector<Attribute> comps;
-    for (ST t : ts)
-      comps.push_back(TypeAttr::get(mty(t)));
-    tic::snode::PlaceOp::create(b, loc(f->range), f->name,
-                                b.getArrayAttr(comps));
-  }
+  for (const tsema::FieldInfo *f : n->places)
+    genPlace(f);
   for (auto &c : n->children)
     genSNode(c.get());
 }
@@ -231,17 +263,6 @@ void Generator::genSNode(const tsema::SNode *n) {
 void Generator::genLayout(ModuleOp module) {
   if (!M.root)
     return;
-  // Quantized fields and autodiff companions need later stages.
-  for (auto &f : M.fields) {
-    const tic::Type *e = f->elemType;
-    bool quant = e && (e->isQuant() ||
-                       (tic::isa<tic::VectorType>(e) &&
-                        tic::cast<tic::VectorType>(e)->elem->isQuant()) ||
-                       (tic::isa<tic::MatrixType>(e) &&
-                        tic::cast<tic::MatrixType>(e)->elem->isQuant()));
-    if (quant)
-      unsupported(f->range, "the quantized field '" + f->name + "'");
-  }
   // Node symbols: the layout `let` name when it is free, else KIND<id>
   // (the C interface names them the same way).
   for (auto &[n, name] : M.snodeSymbols())
@@ -253,15 +274,8 @@ void Generator::genLayout(ModuleOp module) {
   b.setInsertionPointToEnd(module.getBody());
   auto tree = tic::snode::TreeOp::create(b, loc(M.root->range), "root");
   b.setInsertionPointToEnd(&tree.getBody().front());
-  for (const tsema::FieldInfo *f : M.root->places) {
-    std::vector<ST> ts;
-    flatten(f->elemType, ts);
-    SmallVector<Attribute> comps;
-    for (ST t : ts)
-      comps.push_back(TypeAttr::get(mty(t)));
-    tic::snode::PlaceOp::create(b, loc(f->range), f->name,
-                                b.getArrayAttr(comps));
-  }
+  for (const tsema::FieldInfo *f : M.root->places)
+    genPlace(f);
   for (auto &c : M.root->children)
     genSNode(c.get());
 }

@@ -353,6 +353,7 @@ private:
   // ---- module parts
   void genLayout(ModuleOp module);
   void genSNode(const tsema::SNode *n);
+  void genPlace(const tsema::FieldInfo *f);
   void genKernel(ModuleOp module, const tsema::CheckedFunction &k);
   void collectMutated(const tast::Stmt *body);
 

@@ -1,6 +1,7 @@
 //===- Pipeline.cpp - tc -> LLVM dialect pipeline -------------------------===//
 #include "tic/Conversion/Pipeline.h"
 #include "tic/Conversion/Passes.h"
+#include "tic/Dialect/Bits/Passes.h"
 #include "tic/Dialect/SNode/Passes.h"
 #include "tic/Dialect/TC/Passes.h"
 
@@ -52,6 +53,7 @@ void tic::buildCPULoweringPipeline(mlir::OpPassManager &pm,
   // The snode ops first: what they need of the runtime (the root buffer,
   // the cells of sparse nodes) is left to the target's tc conversion.
   pm.addPass(createConvertSNodeToLLVM());
+  pm.addPass(createLowerBits()); // what the quantized places left
   pm.addPass(createConvertTCToLLVM());
   pm.addPass(mlir::createSCFToControlFlowPass());
   pm.addPass(mlir::createConvertMathToLLVMPass());

@@ -704,6 +704,22 @@ void Sema::validateSNode(SNode *sn) {
       }
       if (first)
         total += first->exp + fracs;
+      // Sharing needs something to share with.
+      unsigned members = 0;
+      FieldInfo *only = nullptr;
+      for (FieldInfo *f : sn->places)
+        if (f->sharedExponent) {
+          unsigned n = 0;
+          quantBits(f->elemType, &n);
+          members += n;
+          only = f;
+        }
+      if (members == 1) {
+        error(placedAt[only], "shared_exponent needs at least two quant.float "
+                              "components to share it; '" +
+                                  only->name + "' is the only one");
+        return;
+      }
     } else {
       for (FieldInfo *f : sn->places)
         total += quantBits(f->elemType);

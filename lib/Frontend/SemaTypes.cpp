@@ -272,8 +272,9 @@ const Type *Sema::resolveQuant(QuantTypeExpr &q) {
     p.bits = unsigned(*bits);
   }
   if (p.qkind == QuantType::QKind::Int) {
+    // Unsigned ints compute in u32 by default, as in Taichi.
     if (!compute)
-      compute = types->i32();
+      compute = types->getInt(32, p.isSigned);
     if (!compute->isInt()) {
       error(args["compute"]->value->range,
             "compute type of 'quant.int' must be an integer type");
@@ -285,6 +286,19 @@ const Type *Sema::resolveQuant(QuantTypeExpr &q) {
     if (!compute->isFloat()) {
       error(args["compute"]->value->range,
             "compute type of '" + qn + "' must be a float type");
+      return nullptr;
+    }
+    // Encodings are defined on f32 bit patterns (quant.float) and in f32 or
+    // f64 arithmetic (quant.fixed).
+    if (p.qkind == QuantType::QKind::Float && compute->bits != 32) {
+      error(args["compute"]->value->range,
+            "compute type of 'quant.float' must be f32, got " + compute->str());
+      return nullptr;
+    }
+    if (p.qkind == QuantType::QKind::Fixed && compute->bits < 32) {
+      error(args["compute"]->value->range,
+            "compute type of 'quant.fixed' must be f32 or f64, got " +
+                compute->str());
       return nullptr;
     }
   }
@@ -332,6 +346,18 @@ const Type *Sema::resolveQuant(QuantTypeExpr &q) {
     p.exp = unsigned(*exp);
     p.frac = unsigned(*frac);
     p.bits = p.exp + p.frac;
+    // The f32 encoding (docs/quant.md): 1 to 8 exponent bits, 1 to 23
+    // digits under the sign bit.
+    unsigned digits = p.frac - (p.isSigned ? 1 : 0);
+    if (p.exp > 8 || digits < 1 || digits > 23) {
+      error(q.range, "'" + qn +
+                         "' needs 1 to 8 exponent bits and 1 to 23 "
+                         "fraction digits" +
+                         (p.isSigned ? " besides the sign bit" : "") +
+                         " (f32 encoding), got exp: " + std::to_string(p.exp) +
+                         ", frac: " + std::to_string(p.frac));
+      return nullptr;
+    }
     unsigned cexp = compute->bits == 16 ? 5 : compute->bits == 32 ? 8 : 11;
     unsigned cmant = compute->bits == 16 ? 11 : compute->bits == 32 ? 24 : 53;
     if (p.exp > cexp || p.frac > cmant) {

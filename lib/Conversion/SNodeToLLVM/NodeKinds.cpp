@@ -483,6 +483,7 @@ struct LookupLowering : SNodePattern<LookupOp> {
     // One case per node kind; `activate` means nothing on a dense node.
     switch (op.getKind()) {
     case SNodeKind::Dense:
+    case SNodeKind::BitStruct: // one cell: its word
       rewriter.replaceOp(op, lowerDenseLookup(rewriter, loc, *n,
                                               adaptor.getContainer(),
                                               adaptor.getLinear()));

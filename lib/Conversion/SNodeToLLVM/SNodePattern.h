@@ -9,6 +9,7 @@
 #ifndef TIC_LIB_CONVERSION_SNODETOLLVM_SNODEPATTERN_H
 #define TIC_LIB_CONVERSION_SNODETOLLVM_SNODEPATTERN_H
 
+#include "tic/Conversion/SNodeToLLVM.h"
 #include "tic/Dialect/SNode/SNodeLayout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -19,8 +20,8 @@ namespace tic::snode::lowering {
 
 template <typename Op> struct SNodePattern : mlir::OpConversionPattern<Op> {
   SNodePattern(const mlir::TypeConverter &tc, mlir::MLIRContext *ctx,
-               const SNodeLayout &layout)
-      : mlir::OpConversionPattern<Op>(tc, ctx), layout(layout) {}
+               const SNodeLayout &layout, unsigned benefit = 1)
+      : mlir::OpConversionPattern<Op>(tc, ctx, benefit), layout(layout) {}
   const SNodeLayout &layout;
 
   const NodeLayout *node(Op op, llvm::StringRef name,
@@ -55,6 +56,11 @@ void populateNodeKindPatterns(const mlir::TypeConverter &converter,
                               mlir::RewritePatternSet &patterns,
                               const SNodeLayout &layout);
 
+/// snode.load / store / atomic_rmw of quantized places (QuantAccess.cpp).
+void populateQuantAccessPatterns(const mlir::TypeConverter &converter,
+                                 mlir::RewritePatternSet &patterns,
+                                 const SNodeLayout &layout,
+                                 FieldAliasTags &tags);
 } // namespace tic::snode::lowering
 
 #endif

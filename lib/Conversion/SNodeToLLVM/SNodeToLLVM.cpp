@@ -149,8 +149,8 @@ struct PlacePtrLowering : SNodePattern<PlacePtrOp> {
   }
 };
 
-/// Memory ops on places stored as plain bytes (every place today; a place in
-/// a bit_struct or bit_array will supply its own read-modify-write): the
+/// Memory ops on places stored as plain bytes (a place in a bit_struct or
+/// bit_array has its own patterns, QuantAccess.cpp): the
 /// component's address, then the LLVM memory op `lower` builds, tagged with
 /// the field's alias scopes, replaces the op.
 template <typename Op> struct FieldMemoryPattern : SNodePattern<Op> {
@@ -169,6 +169,8 @@ template <typename Op> struct FieldMemoryPattern : SNodePattern<Op> {
     const PlaceLayout *p = this->layout.lookupPlace(op.getField());
     if (!p)
       return rewriter.notifyMatchFailure(op, "unknown field");
+    if (p->isQuant())
+      return rewriter.notifyMatchFailure(op, "quantized (QuantAccess.cpp)");
     Value addr = componentAddress(rewriter, op.getLoc(), *p, adaptor.getCell(),
                                   op.getComp());
     Operation *mem = lower(rewriter, op, adaptor, addr);
@@ -290,7 +292,7 @@ struct ConvertSNodeToLLVMPass
       return LLVM::LLVMPointerType::get(ctx);
     });
 
-    // Sparse / quantized containers parse and verify, but have no lowering.
+    // Hash nodes below other nodes parse and verify, but have no lowering.
     bool unsupported = false;
     module.walk([&](Operation *op) {
       StringRef name;
@@ -391,4 +393,5 @@ void tic::populateSNodeToLLVMPatterns(const TypeConverter &converter,
   populateNodeKindPatterns(converter, patterns, layout);
   patterns.add<LoadLowering, StoreLowering, AtomicRMWLowering>(converter, ctx,
                                                                layout, tags);
+  populateQuantAccessPatterns(converter, patterns, layout, tags);
 }

@@ -3,8 +3,14 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
 
 using namespace mlir;
 using namespace tic;
@@ -12,7 +18,14 @@ using namespace tic::bits;
 
 #include "tic/Dialect/Bits/BitsDialect.cpp.inc"
 
+#define GET_ATTRDEF_CLASSES
+#include "tic/Dialect/Bits/BitsAttrs.cpp.inc"
+
 void BitsDialect::initialize() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "tic/Dialect/Bits/BitsAttrs.cpp.inc"
+      >();
   addOperations<
 #define GET_OP_LIST
 #include "tic/Dialect/Bits/BitsOps.cpp.inc"
@@ -84,4 +97,131 @@ LogicalResult EncodeFloatOp::verify() {
 
 LogicalResult DecodeFloatOp::verify() {
   return verifyFloatFormat(*this, getExp(), getFrac(), getIsSigned());
+}
+
+//===----------------------------------------------------------------------===//
+// #bits.quant
+//===----------------------------------------------------------------------===//
+
+QuantAttr QuantAttr::getInt(MLIRContext *ctx, unsigned bits, bool isSigned) {
+  return get(ctx, QuantKind::Int, isSigned, bits, APFloat(0.0), 0, 0);
+}
+QuantAttr QuantAttr::getFixed(MLIRContext *ctx, unsigned bits, bool isSigned,
+                              double scale) {
+  return get(ctx, QuantKind::Fixed, isSigned, bits, APFloat(scale), 0, 0);
+}
+QuantAttr QuantAttr::getFloat(MLIRContext *ctx, unsigned exp, unsigned frac,
+                              bool isSigned) {
+  return get(ctx, QuantKind::Float, isSigned, exp + frac, APFloat(0.0), exp,
+             frac);
+}
+
+bool QuantAttr::isComputeType(Type t) const {
+  switch (getKind()) {
+  case QuantKind::Int:
+    return t.isSignlessInteger() && t.getIntOrFloatBitWidth() >= getBits() &&
+           t.getIntOrFloatBitWidth() > 1;
+  case QuantKind::Fixed:
+    return isa<FloatType>(t) && (t.isF32() || t.isF64());
+  case QuantKind::Float:
+    return t.isF32();
+  }
+  return false;
+}
+
+LogicalResult QuantAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                QuantKind kind, bool isSigned, unsigned bits,
+                                APFloat scale, unsigned exp, unsigned frac) {
+  switch (kind) {
+  case QuantKind::Int:
+  case QuantKind::Fixed:
+    if (bits < 1 || bits > 64)
+      return emitError() << "a quantized integer or fixed point has 1 to 64 "
+                            "bits, got "
+                         << bits;
+    if (kind == QuantKind::Fixed) {
+      double s = scale.convertToDouble();
+      if (!(s > 0) || !std::isfinite(s))
+        return emitError() << "scale must be positive and finite, got " << s;
+    }
+    return success();
+  case QuantKind::Float: {
+    unsigned digits = frac - (isSigned ? 1 : 0);
+    if (exp < 1 || exp > 8)
+      return emitError() << "exponent width must be in [1, 8], got " << exp;
+    if (frac < 1 || digits < 1 || digits > 23)
+      return emitError() << "fraction width must leave 1 to 23 digit bits"
+                         << (isSigned ? " under the sign bit" : "") << ", got "
+                         << frac;
+    if (bits != exp + frac)
+      return emitError() << "a quantized float has exp + frac bits";
+    return success();
+  }
+  }
+  return emitError() << "unknown quantized kind";
+}
+
+Attribute QuantAttr::parse(AsmParser &p, Type) {
+  MLIRContext *ctx = p.getContext();
+  StringRef kw;
+  if (p.parseLess() || p.parseKeyword(&kw))
+    return {};
+  bool isSigned = !kw.consume_front("u");
+  unsigned a = 0, b = 0;
+  double scale = 0;
+  auto fail = [&]() -> Attribute {
+    p.emitError(p.getCurrentLocation(),
+                "expected int, uint, fixed, ufixed, float or ufloat");
+    return {};
+  };
+  QuantKind kind;
+  if (kw == "int")
+    kind = QuantKind::Int;
+  else if (kw == "fixed")
+    kind = QuantKind::Fixed;
+  else if (kw == "float")
+    kind = QuantKind::Float;
+  else
+    return fail();
+  if (p.parseComma() || p.parseInteger(a))
+    return {};
+  if (kind == QuantKind::Fixed && (p.parseComma() || p.parseFloat(scale)))
+    return {};
+  if (kind == QuantKind::Float && (p.parseComma() || p.parseInteger(b)))
+    return {};
+  if (p.parseGreater())
+    return {};
+  auto emit = [&] { return p.emitError(p.getNameLoc()); };
+  if (kind == QuantKind::Float)
+    return getChecked(emit, ctx, kind, isSigned, a + b, APFloat(0.0), a, b);
+  return getChecked(emit, ctx, kind, isSigned, a,
+                    APFloat(kind == QuantKind::Fixed ? scale : 0.0), 0, 0);
+}
+
+void QuantAttr::print(AsmPrinter &p) const {
+  p << '<' << (getIsSigned() ? "" : "u");
+  switch (getKind()) {
+  case QuantKind::Int:
+    p << "int, " << getBits();
+    break;
+  case QuantKind::Fixed: {
+    // The shortest decimal that reads back as the same double.
+    double v = getScaleValue();
+    char buf[40];
+    for (int digits = 1; digits <= 17; ++digits) {
+      std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+      if (std::strtod(buf, nullptr) == v)
+        break;
+    }
+    std::string str = buf;
+    if (str.find_first_of(".eEn") == std::string::npos)
+      str += ".0";
+    p << "fixed, " << getBits() << ", " << str;
+    break;
+  }
+  case QuantKind::Float:
+    p << "float, " << getExp() << ", " << getFrac();
+    break;
+  }
+  p << '>';
 }

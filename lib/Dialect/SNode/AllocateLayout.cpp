@@ -25,6 +25,41 @@ constexpr int64_t kMaxBytes = int64_t(1) << 62;
 
 static int64_t alignTo(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
 
+/// A bit_struct's or bit_array's word: the quantized components of its
+/// places from bit 0 upward, in place order (a bit_array's one component
+/// at lane 0; lane k follows at k times its width).
+static LogicalResult layoutBits(SNodeContainerOpInterface c, int64_t &size,
+                                int64_t &align) {
+  int64_t wordBits = c->getAttrOfType<IntegerAttr>("bits").getInt();
+  int64_t bit = 0;
+  for (Operation &child : c.getChildren().front()) {
+    auto p = dyn_cast<PlaceOp>(child);
+    if (!p)
+      continue;
+    SmallVector<int64_t> offsets;
+    for (unsigned i = 0; i < p.getNumComponents(); ++i) {
+      tic::bits::QuantAttr q = p.getQuantOf(i);
+      if (!q)
+        return p.emitOpError("component ")
+               << i << " of a place in a " << stringifySNodeKind(c.getKind())
+               << " needs a quantized encoding";
+      offsets.push_back(bit);
+      bit += q.getWidth();
+    }
+    p.setOffset(0);
+    p.setComponentOffsets(SmallVector<int64_t>(p.getNumComponents(), 0));
+    p.setBitOffsets(offsets);
+  }
+  int64_t need = bit;
+  if (c.getKind() == SNodeKind::BitArray)
+    need *= c.getShapeArray()[0];
+  if (need > wordBits)
+    return c.emitOpError("needs ")
+           << need << " bits, more than its " << wordBits << "-bit word";
+  size = align = wordBits / 8;
+  return success();
+}
+
 /// Lays out the children of one cell in declaration order; returns the
 /// cell's unpadded size and its alignment, or failure on overflow.
 static LogicalResult layoutCell(Region &region, int64_t &size, int64_t &align) {
@@ -35,13 +70,16 @@ static LogicalResult layoutCell(Region &region, int64_t &size, int64_t &align) {
   for (Operation &child : region.front()) {
     if (auto c = dyn_cast<SNodeContainerOpInterface>(child)) {
       int64_t cellSize, cellAlign, cells = 1;
-      if (failed(layoutCell(c.getChildren(), cellSize, cellAlign)))
+      if (failed(isBitContainer(c.getKind())
+                     ? layoutBits(c, cellSize, cellAlign)
+                     : layoutCell(c.getChildren(), cellSize, cellAlign)))
         return failure();
       cellSize = alignTo(cellSize, cellAlign);
       for (int64_t e : c.getShapeArray())
         cells *= e; // < 2^62 / 1 by the checks below
       // By kind (getContainerBytes): dense and bitmasked hold their cells
-      // (bitmasked then its mask words), pointer a slot per cell.
+      // (bitmasked then its mask words), pointer a slot per cell, a
+      // bit_array one word (its cells are lanes of it).
       int64_t containerAlign = getContainerAlign(c.getKind(), cellAlign);
       offset = alignTo(offset, containerAlign);
       c.setLayout(offset, cellSize, cellAlign);

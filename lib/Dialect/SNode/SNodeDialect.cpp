@@ -196,6 +196,8 @@ std::optional<int64_t> tic::snode::getContainerBytes(SNodeKind kind,
     int64_t chunks = numCells / chunkCells + (numCells % chunkCells != 0);
     return kDynamicSlotsOffset + chunks * 8;
   }
+  case SNodeKind::BitArray:
+    return cellSize; // one word; the cells are its lanes
   case SNodeKind::Bitmasked: {
     int64_t words = numCells / 32 + (numCells % 32 != 0);
     if (__builtin_mul_overflow(numCells, cellSize, &bytes) ||
@@ -309,8 +311,44 @@ static LogicalResult placeExtent(PlaceOp place, int64_t &size, int64_t &align) {
 /// Checks the children of one cell (`cellSize` bytes, aligned to
 /// `cellAlign`): every child allocated, aligned, inside the cell, and no two
 /// overlapping.
+/// The word of a bit_struct or bit_array (`cellSize` bytes): every place
+/// quantized, with a bit offset per component, the fields (every lane of a
+/// bit_array's) inside the word and apart.
+static LogicalResult verifyBitLayout(SNodeContainerOpInterface owner,
+                                     int64_t cellSize) {
+  int64_t wordBits = owner->getAttrOfType<IntegerAttr>("bits").getInt();
+  if (cellSize * 8 != wordBits)
+    return owner.emitOpError("cell of ")
+           << cellSize << " bytes is not its " << wordBits << "-bit word";
+  int64_t lanes =
+      owner.getKind() == SNodeKind::BitArray ? owner.getShapeArray()[0] : 1;
+  llvm::SmallVector<std::pair<int64_t, int64_t>> spans;
+  for (Operation &child : owner.getChildren().front()) {
+    auto p = cast<PlaceOp>(child);
+    std::optional<ArrayRef<int64_t>> offs = p.getBitOffsets();
+    if (!offs || offs->size() != p.getNumComponents())
+      return p.emitOpError("needs a bit offset per component in a ")
+             << stringifySNodeKind(owner.getKind());
+    for (auto [i, off] : llvm::enumerate(*offs)) {
+      int64_t w = p.getQuantOf(i).getWidth();
+      for (int64_t l = 0; l < lanes; ++l)
+        spans.push_back({off + l * w, off + (l + 1) * w});
+    }
+  }
+  llvm::sort(spans);
+  for (auto [k, s] : llvm::enumerate(spans))
+    if (s.first < 0 || s.second > wordBits ||
+        (k && s.first < spans[k - 1].second))
+      return owner.emitOpError("bit fields overlap or leave the ")
+             << wordBits << "-bit word";
+  return success();
+}
+
 static LogicalResult verifyCellLayout(Operation *owner, Region &region,
                                       int64_t cellSize, int64_t cellAlign) {
+  if (auto c = dyn_cast<SNodeContainerOpInterface>(owner);
+      c && isBitContainer(c.getKind()))
+    return verifyBitLayout(c, cellSize);
   llvm::SmallVector<std::tuple<int64_t, int64_t, Operation *>> spans;
   for (Operation &child : region.front()) {
     int64_t off, size, align;
@@ -516,6 +554,9 @@ static LogicalResult verifyContainer(SNodeContainerOpInterface node,
   case SNodeKind::BitArray:
     if (!bits || !llvm::is_contained({8, 16, 32, 64}, *bits))
       return op->emitOpError("needs 'bits' of 8, 16, 32 or 64");
+    for (Operation &child : node.getChildren().front())
+      if (!isa<PlaceOp>(child))
+        return op->emitOpError("may only hold places of quantized fields");
     if (kind == SNodeKind::BitArray && axes.size() != 1)
       return op->emitOpError("bit_array SNodes have exactly one axis");
     break;
@@ -553,6 +594,28 @@ TIC_CONTAINER_IMPL(BitArrayOp)
 LogicalResult PlaceOp::verify() {
   if (getComponents().empty())
     return emitOpError("needs at least one component type");
+  auto parent = dyn_cast<SNodeContainerOpInterface>((*this)->getParentOp());
+  bool bitsParent = parent && isBitContainer(parent.getKind());
+  if (ArrayAttr q = getQuantAttr()) {
+    if (!bitsParent)
+      return emitOpError("quantized components must be placed in a "
+                         "bit_struct or bit_array");
+    if (q.size() != getNumComponents())
+      return emitOpError("has ") << q.size() << " encodings for "
+                                 << getNumComponents() << " components";
+    for (unsigned i = 0; i < getNumComponents(); ++i)
+      if (!getQuantOf(i).isComputeType(getComponentType(i)))
+        return emitOpError("component ")
+               << i << " of type " << getComponentType(i)
+               << " is not a compute type of " << getQuantOf(i);
+    if (parent.getKind() == SNodeKind::BitArray && q.size() != 1)
+      return emitOpError("a bit_array holds one scalar quantized field");
+  } else if (bitsParent) {
+    return emitOpError("a place in a ") << stringifySNodeKind(parent.getKind())
+                                        << " needs 'quant' encodings";
+  } else if (getBitOffsets()) {
+    return emitOpError("'bit_offsets' needs 'quant' encodings");
+  }
   for (Attribute a : getComponents()) {
     Type t = cast<TypeAttr>(a).getValue();
     if (!isComponentType(t))
@@ -743,12 +806,24 @@ LogicalResult LengthOp::verifySymbolUses(SymbolTableCollection &tables) {
 
 /// Field `name` exists, `comp` is one of its components, and `type` (when
 /// given) is that component's type.
+/// `lane`: whether the access gives a lane (std::nullopt: an op that has
+/// none, snode.place_ptr, which needs a place of plain bytes).
 static LogicalResult verifyFieldComponent(Operation *op, StringRef name,
                                           int64_t comp, Type type,
-                                          SymbolTableCollection &tables) {
+                                          SymbolTableCollection &tables,
+                                          std::optional<bool> lane) {
   PlaceOp place = lookupPlace(op, name, &tables);
   if (!place)
     return op->emitOpError("references unknown field '") << name << "'";
+  auto parent = dyn_cast<SNodeContainerOpInterface>(place->getParentOp());
+  bool inArray = parent && parent.getKind() == SNodeKind::BitArray;
+  if (!lane && place.getQuantAttr())
+    return op->emitOpError("field '")
+           << name << "' is quantized: its components have no address";
+  if (lane && *lane != inArray)
+    return op->emitOpError(inArray ? "needs" : "takes no")
+           << " lane: field '" << name << "' is " << (inArray ? "" : "not ")
+           << "in a bit_array";
   if (comp < 0 || uint64_t(comp) >= place.getNumComponents())
     return op->emitOpError("component ")
            << comp << " out of range: field '" << name << "' has "
@@ -761,15 +836,16 @@ static LogicalResult verifyFieldComponent(Operation *op, StringRef name,
 }
 
 LogicalResult LoadOp::verifySymbolUses(SymbolTableCollection &tables) {
-  return verifyFieldComponent(*this, getField(), getComp(), getType(), tables);
+  return verifyFieldComponent(*this, getField(), getComp(), getType(), tables,
+                              bool(getLane()));
 }
 LogicalResult StoreOp::verifySymbolUses(SymbolTableCollection &tables) {
   return verifyFieldComponent(*this, getField(), getComp(),
-                              getValue().getType(), tables);
+                              getValue().getType(), tables, bool(getLane()));
 }
 LogicalResult AtomicRMWOp::verifySymbolUses(SymbolTableCollection &tables) {
   return verifyFieldComponent(*this, getField(), getComp(),
-                              getValue().getType(), tables);
+                              getValue().getType(), tables, bool(getLane()));
 }
 
 LogicalResult PlacePtrOp::verify() {
@@ -779,7 +855,8 @@ LogicalResult PlacePtrOp::verify() {
 }
 
 LogicalResult PlacePtrOp::verifySymbolUses(SymbolTableCollection &tables) {
-  return verifyFieldComponent(*this, getField(), getComp(), Type(), tables);
+  return verifyFieldComponent(*this, getField(), getComp(), Type(), tables,
+                              std::nullopt);
 }
 
 #define GET_OP_CLASSES

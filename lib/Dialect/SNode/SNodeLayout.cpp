@@ -58,7 +58,7 @@ SNodeLayout::SNodeLayout(Operation *moduleOp) {
       for (const NodeLayout *p : chain)
         if (llvm::is_contained(p->axes, n.axes[k])) n.needsMod[k] = true;
     }
-    if (!isLowerableKind(n.kind) || (n.kind == SNodeKind::Hash && n.parent))
+    if (n.kind == SNodeKind::Hash && n.parent)
       n.supported = false;
     n.underHash = n.kind == SNodeKind::Hash;
     for (const NodeLayout *p : chain)
@@ -212,6 +212,17 @@ void SNodeLayout::layoutChildren(Region &region, const NodeLayout *parent,
       p.elementAlign = ealign;
       p.elementSize = alignTo(end, ealign);
       p.offsetInCell = po.getOffset().value_or(0);
+      if (parent && isBitContainer(parent->kind)) {
+        // Bits of the container's word (the parent's cell).
+        p.wordBits = unsigned(parent->cellSize * 8);
+        p.inBitArray = parent->kind == SNodeKind::BitArray;
+        p.elementSize = parent->cellSize;
+        p.elementAlign = parent->cellAlign;
+        for (unsigned i = 0; i < po.getNumComponents(); ++i)
+          p.quant.push_back(po.getQuantOf(i));
+        if (auto b = po.getBitOffsets())
+          p.bitOffsets.assign(b->begin(), b->end());
+      }
       placeMap[p.name] = &p;
     }
   }

@@ -1,6 +1,7 @@
 //===- CUDA.cpp - tc/snode -> NVVM -> PTX ---------------------------------===//
 #include "tic/Target/CUDA.h"
 #include "tic/Conversion/Passes.h"
+#include "tic/Dialect/Bits/Passes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -71,6 +72,7 @@ void tic::buildCUDALoweringPipeline(OpPassManager &pm,
   buildTargetNeutralPipeline(pm, front);
   // The same snode lowering as the CPU's, then the tasks become kernels.
   pm.addPass(createConvertSNodeToLLVM());
+  pm.addPass(createLowerBits()); // what the quantized places left
   ConvertTCToGPUOptions toGPU;
   toGPU.chip = options.chip;
   pm.addPass(createConvertTCToGPU(toGPU));

@@ -12,7 +12,10 @@
 // CHECK:         snode.hash @h axes [0] shape [64] {
 // CHECK:         snode.dynamic @dyn axes [0] shape [1024] attributes {chunk = 32 : i64} {
 // CHECK:         snode.bit_struct @bs axes [] shape [] attributes {bits = 32 : i64} {
+// CHECK-NEXT:      snode.place @bsv : [i32, f32] {quant = [#bits.quant<int, 5>, #bits.quant<ufixed, 12, 0.01>]}
+// CHECK-NEXT:      snode.place @bsf : [f32] {quant = [#bits.quant<float, 5, 9>]}
 // CHECK:         snode.bit_array @ba axes [0] shape [32] attributes {bits = 32 : i64} {
+// CHECK-NEXT:      snode.place @bav : [i32] {quant = [#bits.quant<uint, 1>]}
 snode.tree @root {
   snode.dense @blk axes [0, 1] shape [4, 4] {
     snode.dense @cell axes [0, 1] shape [8, 8] {
@@ -27,8 +30,11 @@ snode.tree @root {
   snode.bitmasked @bm axes [0] shape [16] { snode.place @bmv : [i8] }
   snode.hash @h axes [0] shape [64] { snode.place @hv : [i16] }
   snode.dynamic @dyn axes [0] shape [1024] attributes {chunk = 32} { snode.place @dv : [i64] }
-  snode.bit_struct @bs axes [] shape [] attributes {bits = 32} { snode.place @bsv : [i32] }
-  snode.bit_array @ba axes [0] shape [32] attributes {bits = 32} { snode.place @bav : [i1] }
+  snode.bit_struct @bs axes [] shape [] attributes {bits = 32} {
+    snode.place @bsv : [i32, f32] {quant = [#bits.quant<int, 5>, #bits.quant<ufixed, 12, 0.01>]}
+    snode.place @bsf : [f32] {quant = [#bits.quant<float, 5, 9>]}
+  }
+  snode.bit_array @ba axes [0] shape [32] attributes {bits = 32} { snode.place @bav : [i32] {quant = [#bits.quant<uint, 1>]} }
 }
 
 // CHECK-LABEL: func.func @micro

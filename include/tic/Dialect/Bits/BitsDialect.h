@@ -9,7 +9,15 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+namespace tic::bits {
+/// The three quantized encodings (spec section 7).
+enum class QuantKind : uint32_t { Int, Fixed, Float };
+} // namespace tic::bits
+
 #include "tic/Dialect/Bits/BitsDialect.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "tic/Dialect/Bits/BitsAttrs.h.inc"
 
 #define GET_OP_CLASSES
 #include "tic/Dialect/Bits/BitsOps.h.inc"

@@ -17,6 +17,7 @@ def Bits_Dialect : Dialect {
   let cppNamespace = "::tic::bits";
   let summary = "Bit fields of container words and quantized encodings";
   let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let useDefaultAttributePrinterParser = 1;
 }
 
 class Bits_Op<string mnemonic, list<Trait> traits = []>

@@ -4,6 +4,7 @@
 #define TIC_DIALECT_BITS_OPS_TD
 
 include "tic/Dialect/Bits/BitsDialect.td"
+include "tic/Dialect/Bits/BitsAttrs.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def Bits_ExtractOp : Bits_Op<"extract", [Pure]> {
@@ -38,10 +39,9 @@ def Bits_EncodeFixedOp : Bits_Op<"encode_fixed", [Pure]> {
   let summary = "a real to the digits of a quant.fixed";
   let description = [{
     `bits.encode_fixed %x {scale = 0.01 : f64, width = 12, is_signed} : f32 -> i32`:
-    `x * (1 / scale)` (the reciprocal rounded to the input type), rounded to
-    nearest with ties away from zero, converted to an integer (toward zero),
-    then wrapped to `width` bits and sign- (`is_signed`) or zero-extended: the
-    value `bits.extract` reads back after `bits.insert`.
+    the integer nearest to the exact quotient `x / scale` (ties away from
+    zero), wrapped to `width` bits and sign- (`is_signed`) or zero-extended:
+    the value `bits.extract` reads back after `bits.insert`.
   }];
   let arguments = (ins AnyFloat:$input, F64Attr:$scale, I64Attr:$width,
                        UnitAttr:$is_signed);

@@ -11,9 +11,9 @@
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "tic/Dialect/Bits/BitsDialect.h"
 
-// SNodeKind (only Dense is lowered today; the others parse, verify and are
-// reported as "not supported yet" by the lowerings) and AtomicKind.
+// SNodeKind and AtomicKind.
 #include "tic/Dialect/SNode/SNodeEnums.h.inc"
 
 namespace tic::snode {
@@ -125,10 +125,9 @@ int64_t getContainerAlign(SNodeKind kind, int64_t cellAlign);
 inline int64_t getBitmaskOffset(int64_t numCells, int64_t cellSize) {
   return (numCells * cellSize + 3) / 4 * 4;
 }
-/// Whether lookups of the kind can be lowered (the others are parsed and
-/// verified, and reported "not supported yet" where they reach a lowering).
-inline bool isLowerableKind(SNodeKind kind) {
-  return kind != SNodeKind::BitStruct && kind != SNodeKind::BitArray;
+/// Containers whose cells hold bits of one word (quantized places).
+inline bool isBitContainer(SNodeKind kind) {
+  return kind == SNodeKind::BitStruct || kind == SNodeKind::BitArray;
 }
 /// Whether the cells of the kind come from a memory pool of the node
 /// (snode.alloc_cell / free_cell): pointer cells, dynamic chunks, hash

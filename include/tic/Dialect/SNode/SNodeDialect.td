@@ -14,7 +14,8 @@ def SNode_Dialect : Dialect {
   // Folded snode ops (is_active on an always-active node) become arith
   // constants.
   let hasConstantMaterializer = 1;
-  let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::arith::ArithDialect"];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::arith::ArithDialect",
+                           "::tic::bits::BitsDialect"];
 }
 
 class SNode_Op<string mnemonic, list<Trait> traits = []>

@@ -82,8 +82,8 @@ struct NodeLayout {
   /// hash: its buckets (a power of two) and the offset of the cell in an
   /// entry (docs/sparse.md).
   int64_t hashBuckets = 0, hashCellOffset = 0;
-  /// Lowerable with today's code (every node on the path isLowerableKind;
-  /// a hash node only as a child of its tree's root)?
+  /// Lowerable with today's code (a hash node only as a child of its
+  /// tree's root, on every node of the path)?
   bool supported = true;
 };
 
@@ -98,6 +98,15 @@ struct PlaceLayout {
   llvm::SmallVector<int64_t> componentOffsets; ///< inside the element
   int64_t elementSize = 0, elementAlign = 1;
   int64_t offsetInCell = 0;    ///< element offset inside the parent's cell
+  /// Quantized places (in a bit_struct or bit_array): per component, its
+  /// encoding and first bit in the container word (lane 0 of a bit_array);
+  /// the word's bits. Empty / 0 for places of plain bytes.
+  llvm::SmallVector<tic::bits::QuantAttr> quant;
+  llvm::SmallVector<int64_t> bitOffsets;
+  unsigned wordBits = 0;
+  bool isQuant() const { return !quant.empty(); }
+  /// In a bit_array: addressed by (container word, lane).
+  bool inBitArray = false;
   /// Full index shape (one extent per axis 0..rank-1; empty for 0-D).
   llvm::SmallVector<int64_t> shape;
   /// Byte offset of component 0 of element (0, ..., 0) in the root buffer.

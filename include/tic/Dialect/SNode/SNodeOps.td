@@ -14,6 +14,7 @@ include "tic/Dialect/SNode/SNodeDialect.td"
 include "tic/Dialect/SNode/SNodeTypes.td"
 include "tic/Dialect/SNode/SNodeAttrs.td"
 include "tic/Dialect/SNode/SNodeInterfaces.td"
+include "tic/Dialect/Bits/BitsAttrs.td"
 
 //===----------------------------------------------------------------------===//
 // Layout tree
@@ -121,22 +122,39 @@ def SNode_PlaceOp : SNode_Op<"place", [
     `snode.place @u : [f32, f32, f32]` stores one element of field `u` (here
     a vec3, scalarized into three components laid out contiguously) in each
     cell of the enclosing container.
+
+    In a bit_struct or bit_array, every component is quantized:
+    `snode.place @p : [f32] {quant = [#bits.quant<fixed, 12, 0.01>]}` stores
+    it in 12 bits of the container's word (the component type is the
+    compute type loads give and stores take); tic-allocate-layout records
+    each component's first bit in `bit_offsets` (least significant first, in
+    place order; in a bit_array the offset of lane 0).
   }];
   let arguments = (ins SymbolNameAttr:$sym_name, TypeArrayAttr:$components,
                        OptionalAttr<I64Attr>:$offset,
-                       OptionalAttr<DenseI64ArrayAttr>:$component_offsets);
+                       OptionalAttr<DenseI64ArrayAttr>:$component_offsets,
+                       OptionalAttr<TypedArrayAttrBase<Bits_QuantAttr,
+                           "quantized encodings">>:$quant,
+                       OptionalAttr<DenseI64ArrayAttr>:$bit_offsets);
   let assemblyFormat = "$sym_name `:` $components attr-dict";
   let hasVerifier = 1;
   let builders = [OpBuilder<(ins "::llvm::StringRef":$name,
                                  "::mlir::ArrayAttr":$components), [{
     build($_builder, $_state, $_builder.getStringAttr(name), components,
-          nullptr, nullptr);
+          nullptr, nullptr, nullptr, nullptr);
   }]>];
   let extraClassDeclaration = [{
     ::mlir::Type getComponentType(unsigned i) {
       return ::llvm::cast<::mlir::TypeAttr>(getComponents()[i]).getValue();
     }
     unsigned getNumComponents() { return getComponents().size(); }
+    /// The encoding of component `i` of a quantized place, else null.
+    ::tic::bits::QuantAttr getQuantOf(unsigned i) {
+      auto q = getQuantAttr();
+      return q && i < q.size()
+                 ? ::llvm::cast<::tic::bits::QuantAttr>(q[i])
+                 : ::tic::bits::QuantAttr();
+    }
   }];
 }
 
@@ -338,13 +356,15 @@ def SNode_LoadOp : SNode_Op<"load", [
     `snode.load %cell, @u[0] : f32` reads the first component of the element
     of `@u` placed in `%cell` (a cell of `@u`'s parent container, or the
     root cell of its tree for a 0-D field). How the element is stored (plain
-    bytes, bits of a bit_struct word) is the lowering's business.
+    bytes, bits of a bit_struct word) is the lowering's business. A field in
+    a bit_array is addressed by the container (its word) and the element's
+    `lane` in it: `snode.load %word lane %l, @b[0] : i32`.
   }];
   let arguments = (ins SNode_PtrType:$cell, FlatSymbolRefAttr:$field,
-                       I64Attr:$comp);
+                       I64Attr:$comp, Optional<I32>:$lane);
   let results = (outs AnyType:$result);
   let assemblyFormat =
-      "$cell `,` $field `[` $comp `]` attr-dict `:` type($result)";
+      "$cell (`lane` $lane^)? `,` $field `[` $comp `]` attr-dict `:` type($result)";
 }
 
 def SNode_StoreOp : SNode_Op<"store", [
@@ -352,9 +372,10 @@ def SNode_StoreOp : SNode_Op<"store", [
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "writes component `comp` of field @field in a cell";
   let arguments = (ins AnyType:$value, SNode_PtrType:$cell,
-                       FlatSymbolRefAttr:$field, I64Attr:$comp);
+                       FlatSymbolRefAttr:$field, I64Attr:$comp,
+                       Optional<I32>:$lane);
   let assemblyFormat =
-      "$value `,` $cell `,` $field `[` $comp `]` attr-dict `:` type($value)";
+      "$value `,` $cell (`lane` $lane^)? `,` $field `[` $comp `]` attr-dict `:` type($value)";
 }
 
 def SNode_AtomicRMWOp : SNode_Op<"atomic_rmw", [
@@ -365,10 +386,10 @@ def SNode_AtomicRMWOp : SNode_Op<"atomic_rmw", [
   let summary = "atomic read-modify-write of a component in a cell; yields the old value";
   let arguments = (ins SNode_AtomicKindAttr:$kind, AnyType:$value,
                        SNode_PtrType:$cell, FlatSymbolRefAttr:$field,
-                       I64Attr:$comp);
+                       I64Attr:$comp, Optional<I32>:$lane);
   let results = (outs AnyType:$result);
   let assemblyFormat =
-      "$kind $value `,` $cell `,` $field `[` $comp `]` attr-dict `:` type($value)";
+      "$kind $value `,` $cell (`lane` $lane^)? `,` $field `[` $comp `]` attr-dict `:` type($value)";
 }
 
 def SNode_PlacePtrOp : SNode_Op<"place_ptr", [Pure,

@@ -121,6 +121,10 @@ static LevelCell buildLevel(OpBuilder &b, Location loc,
   // each, packed from bit 0 in axis order (getHashKeyBits).
   if (n->kind == snode::SNodeKind::Hash)
     return {n, container, packHashKey(b, loc, levelIdx)};
+  // A node without axes (a bit_struct) has one cell.
+  if (levelIdx.empty())
+    return {n, container,
+            arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0)};
   // Indices are i32 (every axis extent fits), but a node's cell count may
   // not: linearize in i64 where it exceeds 2^31 - 1.
   if (levelIdx.size() > 1 && n->numCells > INT32_MAX &&
@@ -265,19 +269,34 @@ static Value buildNeighbourCell(OpBuilder &b, Location loc,
   return walkLevels(b, loc, cell, lower, indices, false, nullptr, {});
 }
 
-/// The cell of `pl`'s parent that holds the element at `indices` for the
-/// access `op` (whose tc.active names the levels known active).
-static Value buildCell(OpBuilder &b, Operation *op,
-                       const snode::PlaceLayout &pl, ValueRange indices,
-                       bool activate) {
+/// Where an element lives: the cell of its place's parent, and for a field
+/// in a bit_array, the container (its word) and the element's lane in it.
+struct ElementRef {
+  Value cell, lane;
+};
+
+/// The element of `pl` at `indices` for the access `op` (whose tc.active
+/// names the levels known active).
+static ElementRef buildCell(OpBuilder &b, Operation *op,
+                            const snode::PlaceLayout &pl, ValueRange indices,
+                            bool activate) {
   StringRef through;
   if (auto a = op->getAttrOfType<FlatSymbolRefAttr>(tc::kKnownActiveAttrName))
     through = a.getValue();
+  if (pl.inBitArray) {
+    // The bit_array level is not looked up: its cell number is the lane.
+    LevelCell word;
+    buildPath(b, op->getLoc(), *pl.tree, pl.levels, indices, activate, &word,
+              through);
+    return {word.container, word.linear};
+  }
   if (auto a = op->getAttrOfType<FlatSymbolRefAttr>(tc::kNeighbourAttrName);
       a && !activate)
-    return buildNeighbourCell(b, op->getLoc(), pl, indices, a.getValue());
-  return buildPath(b, op->getLoc(), *pl.tree, pl.levels, indices, activate,
-                   nullptr, through);
+    return {buildNeighbourCell(b, op->getLoc(), pl, indices, a.getValue()),
+            Value()};
+  return {buildPath(b, op->getLoc(), *pl.tree, pl.levels, indices, activate,
+                    nullptr, through),
+          Value()};
 }
 
 /// tc.is_active / activate / deactivate on the cell of container `n` at its
@@ -382,22 +401,23 @@ struct LowerFieldAccessPass
       OpBuilder b(op);
       Location loc = op->getLoc();
       if (auto load = dyn_cast<tc::LoadOp>(op)) {
-        Value cell =
+        ElementRef e =
             buildCell(b, op, *pl, load.getIndices(), /*activate=*/false);
         load.replaceAllUsesWith(snode::LoadOp::create(b, loc, load.getType(),
-                                                      cell, field,
-                                                      load.getComp())
+                                                      e.cell, field,
+                                                      load.getComp(), e.lane)
                                     .getResult());
       } else if (auto store = dyn_cast<tc::StoreOp>(op)) {
-        Value cell =
+        ElementRef e =
             buildCell(b, op, *pl, store.getIndices(), /*activate=*/true);
-        snode::StoreOp::create(b, loc, store.getValue(), cell, field,
-                               store.getComp());
+        snode::StoreOp::create(b, loc, store.getValue(), e.cell, field,
+                               store.getComp(), e.lane);
       } else if (auto rmw = dyn_cast<tc::AtomicRMWOp>(op)) {
-        Value cell = buildCell(b, op, *pl, rmw.getIndices(), /*activate=*/true);
+        ElementRef e =
+            buildCell(b, op, *pl, rmw.getIndices(), /*activate=*/true);
         auto old = snode::AtomicRMWOp::create(
             b, loc, rmw.getType(), toSNodeAtomicKind(rmw.getKind()),
-            rmw.getValue(), cell, field, rmw.getComp());
+            rmw.getValue(), e.cell, field, rmw.getComp(), e.lane);
         rmw.replaceAllUsesWith(old.getResult());
       }
       op->erase();
