@@ -2,7 +2,9 @@
 # Builds the benchmarks (target `bench`) and prints the table of
 # docs/performance.md: tic-compiled kernels vs hand-written C++/OpenMP
 # references (same process, same thread count), the Taichi 1.7.4 column when
-# `import taichi` works, and tic's own compile time per module.
+# `import taichi` works, the OpenVDB rows of the sparse diffusion when
+# bench_sparse_diffusion was built with OpenVDB (scripts/install-deps.sh
+# --bench), and tic's own compile time per module.
 #
 #   scripts/bench.sh [--reps N] [--warmup N] [--threads N] [--compile-reps N]
 #                    [--no-taichi] [--no-build] [--scaling-max N] [--no-scaling]
@@ -29,7 +31,7 @@ while [ $# -gt 0 ]; do
     --no-build) BUILD=0; shift ;;
     --scaling-max) SCALING_MAX=$2; shift 2 ;;
     --no-scaling) SCALING_MAX=0; shift ;;
-    -h|--help) sed -n "2,15p" "$0"; exit 0 ;;
+    -h|--help) sed -n "2,18p" "$0"; exit 0 ;;
     *) echo "bench.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -147,12 +149,18 @@ python3 - "$LOG" "$TAICHI_NOTE" <<'PY'
 import sys
 log, note = sys.argv[1], sys.argv[2]
 res, tai, comp, bw, bad, scaling = {}, {}, [], {}, [], []
+vdb, vdb_note = {}, None
 for line in open(log):
     w = line.split()
     if not w:
         continue
+    if line.startswith("# OpenVDB: skipped"):
+        vdb_note = line[2:].strip()
+        continue
     kv = dict(x.split("=", 1) for x in w[1:] if "=" in x)
-    if w[0] == "RESULT" and "ours_ms" in kv:
+    if w[0] == "RESULT" and kv.get("ref") == "openvdb":
+        vdb[(kv["bench"], kv["variant"])] = kv
+    elif w[0] == "RESULT" and "ours_ms" in kv:
         res[(kv["bench"], kv["variant"])] = kv
     elif w[0] == "RESULT":
         bw[(kv["bench"], kv["variant"])] = kv
@@ -176,6 +184,19 @@ for (b, v), r in res.items():
 for x in bad:
     print(f"| {x} | | | | | | | |")
 print()
+if vdb:
+    print("OpenVDB (bench_sparse_diffusion built with libopenvdb-dev; same algorithm, "
+          "TBB over the leaves, same thread count; error against the C++ reference):")
+    print()
+    print("| benchmark | size | tic (ms) | OpenVDB (ms) | tic / OpenVDB | OpenVDB bytes per active cell | max abs err |")
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: |")
+    for (b, v), r in vdb.items():
+        print(f"| {b} | {v} | {float(r['ours_ms']):.3f} | {float(r['ref_ms']):.3f} | "
+              f"**{float(r['ratio']):.2f}** | {r.get('vdb_bytes_per_cell', '-')} | {r['maxerr']} |")
+    print()
+elif vdb_note:
+    print(vdb_note)
+    print()
 print("Bandwidth (GB/s of memory traffic with write-allocate stores: 12 bytes per element for copy, saxpy and stencil, 4 for sum):")
 print()
 print("| kernel | tic GB/s | C++ GB/s | tic / copy bandwidth | C++ / copy bandwidth |")

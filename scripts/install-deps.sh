@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # Installs every system package that building and testing tic needs (Debian 12, as root).
 # LLVM/MLIR are pinned to major version 22 (Debian bookworm-security ships 22.1.x).
+#
+#   scripts/install-deps.sh           the packages of the build and the tests
+#   scripts/install-deps.sh --bench   those and the optional benchmark ones
+#   scripts/install-deps.sh --check   exit 0 when the first set is installed
 set -euo pipefail
 
 PACKAGES=(
@@ -13,12 +17,24 @@ PACKAGES=(
   libcurl4-openssl-dev
 )
 
+# Optional, only for bench/ (never for the build or the tests): OpenVDB for
+# the OpenVDB variant of bench_sparse_diffusion (docs/performance.md). Its
+# headers include Boost, which Debian's libopenvdb-dev does not depend on.
+BENCH_PACKAGES=(libopenvdb-dev libboost-dev)
+
 # --check: exit 0 when every package is installed already (used by the
 # scripts so that a prepared machine does not call apt at all).
 if [ "${1:-}" = "--check" ]; then
   dpkg-query -W -f='${Status}\n' "${PACKAGES[@]}" 2>/dev/null |
     grep -c "install ok installed" | grep -qx "${#PACKAGES[@]}"
   exit $?
+fi
+
+if [ "${1:-}" = "--bench" ]; then
+  PACKAGES+=("${BENCH_PACKAGES[@]}")
+elif [ $# -gt 0 ]; then
+  echo "install-deps.sh: unknown argument '$1' (--bench, --check)" >&2
+  exit 2
 fi
 
 SUDO=""
