@@ -29,6 +29,8 @@ void tic::buildTargetNeutralPipeline(mlir::OpPassManager &pm,
   pm.addPass(createAllocateLayout()); // keeps a layout recorded before
   if (options.demoteAtomics)
     pm.addPass(createDemoteAtomics());
+  if (options.bitStoreDemotion)
+    pm.addPass(createDemoteBitStores());
   LowerStructForOptions structFor;
   structFor.knownActive = options.accessCSE;
   pm.addPass(createLowerStructFor(structFor));
@@ -40,6 +42,9 @@ void tic::buildTargetNeutralPipeline(mlir::OpPassManager &pm,
     pm.addPass(mlir::createCanonicalizerPass());
     pm.addPass(mlir::createCSEPass());
   }
+  // Stores to one quantized word (one cell value after the cleanups).
+  if (options.bitStoreFusion)
+    pm.addPass(createFuseBitStores());
   // Parallel loops become tasks and launches; each target's conversion
   // decides how a launch runs them (CPU: thread-pool chunks).
   pm.addPass(createOutlineTasks());

@@ -156,6 +156,8 @@ bool tic::codegen::runBackend(const sema::CheckedModule &checked,
     CPULoweringOptions front;
     front.demoteAtomics = options.demoteAtomics;
     front.accessCSE = options.accessOpt;
+    front.bitStoreFusion = options.bitStoreFusion;
+    front.bitStoreDemotion = options.bitStoreDemotion;
     PassManager pm(&ctx);
     if (options.timeReport)
       pm.enableTiming();
@@ -222,6 +224,8 @@ bool tic::codegen::runBackend(const sema::CheckedModule &checked,
   CPULoweringOptions lowering;
   lowering.demoteAtomics = options.demoteAtomics;
   lowering.accessCSE = options.accessOpt;
+  lowering.bitStoreFusion = options.bitStoreFusion;
+  lowering.bitStoreDemotion = options.bitStoreDemotion;
   buildCPULoweringPipeline(pm, lowering);
   if (failed(pm.run(*module))) {
     if (!diags.hasErrors())

@@ -49,6 +49,8 @@ struct Options {
   bool checkBounds = false;
   bool noDemoteAtomics = false;
   bool noAccessOpt = false;
+  bool noBitStoreFusion = false;
+  bool noBitStoreDemotion = false;
   std::string target = "host";
   std::string cudaArch = "sm_80";
   std::string cudaLibdevice;
@@ -186,6 +188,8 @@ int runCodeGen(const Options &opts, const sema::CheckedModule &checked,
     bo.fp.contract = true;
   bo.demoteAtomics = !opts.noDemoteAtomics;
   bo.accessOpt = !opts.noAccessOpt;
+  bo.bitStoreFusion = !opts.noBitStoreFusion;
+  bo.bitStoreDemotion = !opts.noBitStoreDemotion;
   bo.denormals = opts.denormals;
   bo.inputName = opts.input == "-" ? "<stdin>" : opts.input;
   bo.timeReport = opts.timeReport;
@@ -340,6 +344,12 @@ int main(int argc, char **argv) {
   app.add_flag("--fno-access-opt", opts.noAccessOpt,
                "Turn off the SNode access optimisations (shared traversals, "
                "known-active sparse cells), for ablation");
+  app.add_flag("--fno-bit-store-fusion", opts.noBitStoreFusion,
+               "Store each quantized field of a word on its own (no "
+               "tic-fuse-bit-stores), for ablation");
+  app.add_flag("--fno-bit-store-demotion", opts.noBitStoreDemotion,
+               "Write every quantized word with a compare-and-swap loop (no "
+               "tic-demote-bit-stores), for ablation");
   app.add_option("--target", opts.target,
                  "Comma-separated targets: host, cuda (default host)");
   app.add_option("--cuda-arch", opts.cudaArch,

@@ -19,6 +19,11 @@ struct CPULoweringOptions {
   bool demoteAtomics = true;
   /// Run tic-privatize-reductions (one atomic per chunk for reductions).
   bool privatizeReductions = true;
+  /// The quantized-store optimisations (off: tic --fno-bit-store-fusion /
+  /// --fno-bit-store-demotion, for the ablation): tic-fuse-bit-stores and
+  /// tic-demote-bit-stores.
+  bool bitStoreFusion = true;
+  bool bitStoreDemotion = true;
 };
 
 /// The target-neutral part of every pipeline: structured tc kernels with
@@ -30,9 +35,10 @@ void buildTargetNeutralPipeline(mlir::OpPassManager &pm,
 /// Adds the passes that take a module of tc kernels + snode trees down to
 /// the LLVM dialect (ready for mlir::translateModuleToLLVMIR / tic::emitCPU):
 ///   tic-lift-control-flow, tic-allocate-layout, tic-demote-atomics,
-///   tic-lower-struct-for, tic-split-index-set, tic-lower-field-access,
-///   [cse], tic-snode-access-cse, [canonicalize, cse], tic-outline-tasks,
-///   tic-privatize-reductions, convert-tc-to-llvm, convert-snode-to-llvm,
+///   tic-demote-bit-stores, tic-lower-struct-for, tic-split-index-set,
+///   tic-lower-field-access, [cse], tic-snode-access-cse, [canonicalize,
+///   cse], tic-fuse-bit-stores, tic-outline-tasks, tic-privatize-reductions,
+///   convert-snode-to-llvm, tic-lower-bits, convert-tc-to-llvm,
 ///   convert-scf-to-cf, convert-math-to-llvm, convert-math-to-libm,
 ///   convert-arith-to-llvm, finalize-memref-to-llvm, convert-cf-to-llvm,
 ///   convert-func-to-llvm, convert-ub-to-llvm, reconcile-unrealized-casts.

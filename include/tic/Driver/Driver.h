@@ -56,6 +56,9 @@ struct BackendOptions {
   /// The SNode access optimisations: common-prefix CSE and known-active
   /// sparse accesses (off: --fno-access-opt, for ablation).
   bool accessOpt = true;
+  /// tic-fuse-bit-stores / tic-demote-bit-stores (tic --fno-bit-store-*).
+  bool bitStoreFusion = true;
+  bool bitStoreDemotion = true;
   /// Denormal floats in kernels (--denormals): "flush" (flush-to-zero and
   /// denormals-are-zero while a kernel runs, like Taichi's CPU backend) or
   /// "preserve" (IEEE). x86-64 only; elsewhere kernels use the caller's mode.

@@ -7,8 +7,10 @@
 //
 //   load        word = load iW; decode(extract(word))
 //   store       the whole word: one plain store of the encoded value;
-//               otherwise a compare-and-swap loop inserting it, since other
-//               threads may write the other fields of the word
+//               `exclusive` (no other thread writes the word): a plain load,
+//               insert, store; otherwise a compare-and-swap loop inserting
+//               it, since other threads may write the word's other fields
+//   store_fields  the same for several fields of one word at once
 //   atomic_rmw  add / sub on an int or fixed field in the top bits of its
 //               word (no lane): one atomicrmw add of the encoded delta
 //               shifted into place (a carry leaves the word); otherwise a
@@ -282,24 +284,79 @@ struct QuantLoadLowering : QuantPattern<LoadOp> {
   }
 };
 
+/// Writes the encoded `bits` of `fields` into the word at `addr`: one plain
+/// store when they cover the whole word, a plain load / insert / store when
+/// no other thread writes the word (`exclusive`), else a compare-and-swap
+/// loop. Returns the plain store or load to tag, if any.
+Operation *writeFields(OpBuilder &b, Location loc, ArrayRef<QuantField> fields,
+                       ArrayRef<Value> bits, bool exclusive, Value addr) {
+  const QuantField &f0 = fields.front();
+  unsigned align = unsigned(f0.wordBits() / 8);
+  auto insertAll = [&](OpBuilder &ib, Value w) {
+    for (auto [f, v] : llvm::zip(fields, bits))
+      w = insertField(ib, loc, f, v, w);
+    return w;
+  };
+  uint64_t covered = 0;
+  bool lanes = false;
+  for (const QuantField &f : fields) {
+    lanes |= bool(f.laneShift);
+    uint64_t ones = f.width >= 64 ? ~uint64_t(0) : (uint64_t(1) << f.width) - 1;
+    covered |= ones << f.offset;
+  }
+  uint64_t all =
+      f0.wordBits() >= 64 ? ~uint64_t(0) : (uint64_t(1) << f0.wordBits()) - 1;
+  if (!lanes && covered == all) {
+    // Nothing else lives in the word.
+    Value w = insertAll(b, iconst(b, loc, f0.word, 0));
+    return LLVM::StoreOp::create(b, loc, w, addr, align);
+  }
+  if (exclusive) {
+    auto old = LLVM::LoadOp::create(b, loc, f0.word, addr, align);
+    LLVM::StoreOp::create(b, loc, insertAll(b, old), addr, align);
+    return old;
+  }
+  casLoop(b, loc, f0, addr, insertAll);
+  return nullptr;
+}
+
 struct QuantStoreLowering : QuantPattern<StoreOp> {
   using QuantPattern::QuantPattern;
   void lower(ConversionPatternRewriter &b, StoreOp op, OpAdaptor adaptor,
              const QuantField &f, Value addr) const override {
-    Location loc = op.getLoc();
-    Value bitsOf = encode(b, loc, f, adaptor.getValue());
-    if (f.wholeWord()) {
-      // Nothing else lives in the word.
-      Value w = insertField(b, loc, f, bitsOf, iconst(b, loc, f.word, 0));
-      auto st =
-          LLVM::StoreOp::create(b, loc, w, addr, unsigned(f.wordBits() / 8));
-      tags.tag(st, op, op.getField());
-    } else {
-      casLoop(b, loc, f, addr, [&](OpBuilder &ib, Value old) {
-        return insertField(ib, loc, f, bitsOf, old);
-      });
-    }
+    Value bitsOf = encode(b, op.getLoc(), f, adaptor.getValue());
+    if (Operation *mem =
+            writeFields(b, op.getLoc(), f, bitsOf, op.getExclusive(), addr))
+      tags.tag(mem, op, op.getField());
     b.eraseOp(op);
+  }
+};
+
+/// Several components of one bit_struct word (tic-fuse-bit-stores).
+struct StoreFieldsLowering : SNodePattern<StoreFieldsOp> {
+  StoreFieldsLowering(const TypeConverter &tc, MLIRContext *ctx,
+                      const SNodeLayout &layout)
+      : SNodePattern<StoreFieldsOp>(tc, ctx, layout) {}
+  LogicalResult matchAndRewrite(StoreFieldsOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    SmallVector<QuantField> fields;
+    SmallVector<Value> bits;
+    const PlaceLayout *first = nullptr;
+    for (auto [v, f, c] :
+         llvm::zip(adaptor.getValues(), op.getFields(), op.getComps())) {
+      const PlaceLayout *p =
+          layout.lookupPlace(cast<FlatSymbolRefAttr>(f).getValue());
+      if (!p || !p->isQuant())
+        return b.notifyMatchFailure(op, "not a quantized place");
+      first = first ? first : p;
+      fields.push_back(fieldOf(b, loc, *p, c, p->components[c], Value()));
+      bits.push_back(encode(b, loc, fields.back(), v));
+    }
+    Value addr = byteOffset(b, loc, adaptor.getCell(), first->offsetInCell);
+    writeFields(b, loc, fields, bits, op.getExclusive(), addr);
+    b.eraseOp(op);
+    return success();
   }
 };
 
@@ -364,4 +421,5 @@ void tic::snode::lowering::populateQuantAccessPatterns(
     const SNodeLayout &layout, FieldAliasTags &tags) {
   patterns.add<QuantLoadLowering, QuantStoreLowering, QuantAtomicRMWLowering>(
       converter, patterns.getContext(), layout, tags);
+  patterns.add<StoreFieldsLowering>(converter, patterns.getContext(), layout);
 }

@@ -330,9 +330,9 @@ struct ConvertSNodeToLLVMPass
                            scf::SCFDialect>();
     target.addLegalOp<AllocCellOp, FreeCellOp, PoolViewOp>();
     target.addIllegalOp<GetChildOp, LookupOp, PlacePtrOp, IndexExtractOp,
-                        LinearizeOp, LoadOp, StoreOp, AtomicRMWOp, IsActiveOp,
-                        DeactivateOp, AppendOp, LengthOp, HashEntryOp,
-                        StructurePtrOp>();
+                        LinearizeOp, LoadOp, StoreOp, StoreFieldsOp,
+                        AtomicRMWOp, IsActiveOp, DeactivateOp, AppendOp,
+                        LengthOp, HashEntryOp, StructurePtrOp>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
 
     // The ambient and sink cells of pointer nodes (and elements of dynamic

@@ -843,6 +843,33 @@ LogicalResult StoreOp::verifySymbolUses(SymbolTableCollection &tables) {
   return verifyFieldComponent(*this, getField(), getComp(),
                               getValue().getType(), tables, bool(getLane()));
 }
+LogicalResult StoreFieldsOp::verify() {
+  if (getValues().empty())
+    return emitOpError("needs at least one value");
+  if (getFields().size() != getValues().size() ||
+      getComps().size() != getValues().size())
+    return emitOpError("needs one field and one component per value");
+  return success();
+}
+
+LogicalResult StoreFieldsOp::verifySymbolUses(SymbolTableCollection &tables) {
+  Operation *word = nullptr;
+  for (auto [v, f, c] : llvm::zip(getValues(), getFields(), getComps())) {
+    StringRef name = cast<FlatSymbolRefAttr>(f).getValue();
+    if (failed(
+            verifyFieldComponent(*this, name, c, v.getType(), tables, false)))
+      return failure();
+    PlaceOp place = lookupPlace(*this, name, &tables);
+    auto parent = dyn_cast<SNodeContainerOpInterface>(place->getParentOp());
+    if (!parent || parent.getKind() != SNodeKind::BitStruct)
+      return emitOpError("field '") << name << "' is not in a bit_struct";
+    if (word && parent.getOperation() != word)
+      return emitOpError("fields of different bit_structs");
+    word = parent;
+  }
+  return success();
+}
+
 LogicalResult AtomicRMWOp::verifySymbolUses(SymbolTableCollection &tables) {
   return verifyFieldComponent(*this, getField(), getComp(),
                               getValue().getType(), tables, bool(getLane()));

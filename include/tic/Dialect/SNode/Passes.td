@@ -25,6 +25,22 @@ def AllocateLayout : Pass<"tic-allocate-layout", "::mlir::ModuleOp"> {
   }];
 }
 
+def FuseBitStores : Pass<"tic-fuse-bit-stores", "::mlir::ModuleOp"> {
+  let summary = "Merge stores to the fields of one bit_struct word into one write";
+  let description = [{
+    QuanTaichi's bit-struct store fusion: `snode.store`s in one block to
+    quantized components of the same bit_struct word (the same cell value)
+    with nothing between them that may read or write field data become one
+    `snode.store_fields` at the last of them (a later store of the same
+    component wins). Lowered, it is one plain store when the fields cover
+    the whole word, else one read-modify-write (a compare-and-swap loop
+    unless every merged store was `exclusive`).
+  }];
+  let statistics = [
+    Statistic<"numFused", "num-fused", "Stores merged into store_fields">
+  ];
+}
+
 def PrintSNodeLayout : Pass<"tic-print-snode-layout", "::mlir::ModuleOp"> {
   let summary = "Print the SNodeLayout analysis (sizes, offsets, strides) of every tree";
   let description = [{

@@ -371,11 +371,37 @@ def SNode_StoreOp : SNode_Op<"store", [
     MemoryEffects<[MemWrite<SNode_FieldDataResource>]>,
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "writes component `comp` of field @field in a cell";
+  let description = [{
+    `snode.store %v, %cell, @u[0] : f32`. A quantized component shares its
+    container word with other fields: the lowering writes its bits with a
+    compare-and-swap loop, or, with `exclusive` (no other thread writes the
+    word while the kernel runs: tic-demote-bit-stores), with a plain
+    load / insert / store.
+  }];
   let arguments = (ins AnyType:$value, SNode_PtrType:$cell,
                        FlatSymbolRefAttr:$field, I64Attr:$comp,
-                       Optional<I32>:$lane);
+                       Optional<I32>:$lane, UnitAttr:$exclusive);
   let assemblyFormat =
       "$value `,` $cell (`lane` $lane^)? `,` $field `[` $comp `]` attr-dict `:` type($value)";
+}
+
+def SNode_StoreFieldsOp : SNode_Op<"store_fields", [
+    MemoryEffects<[MemWrite<SNode_FieldDataResource>]>,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "writes several quantized components of one bit_struct word at once";
+  let description = [{
+    `snode.store_fields %a, %b, %cell, [@p, @q] [0, 0] : i32, f32` is the
+    stores of `%a` to `@p[0]` and `%b` to `@q[0]` in the word `%cell` of
+    their bit_struct, as one write of the word (tic-fuse-bit-stores): one
+    plain store when together they cover every bit of it, otherwise one
+    compare-and-swap loop (or, `exclusive`, one load / insert / store).
+  }];
+  let arguments = (ins Variadic<AnyType>:$values, SNode_PtrType:$cell,
+                       SymbolRefArrayAttr:$fields, DenseI64ArrayAttr:$comps,
+                       UnitAttr:$exclusive);
+  let assemblyFormat =
+      "$values `,` $cell `,` $fields $comps attr-dict `:` type($values)";
+  let hasVerifier = 1;
 }
 
 def SNode_AtomicRMWOp : SNode_Op<"atomic_rmw", [

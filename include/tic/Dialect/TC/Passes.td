@@ -106,6 +106,31 @@ def DemoteAtomics : Pass<"tic-demote-atomics", "::mlir::ModuleOp"> {
   ];
 }
 
+def DemoteBitStores : Pass<"tic-demote-bit-stores", "::mlir::ModuleOp"> {
+  let summary = "Mark stores to quantized words no other thread writes (no CAS loop)";
+  let description = [{
+    QuanTaichi's thread-safety inference: a `tc.store` to a field placed in
+    a bit_struct normally becomes a compare-and-swap loop on the container
+    word, since other threads may write the word's other fields. It gets
+    `tc.exclusive` (a plain load / insert / store, and a plain store once
+    tic-fuse-bit-stores has merged the stores covering a whole word) when no
+    other thread can write the word while the kernel runs:
+
+    * outside parallel loops (the kernel's top level runs on one thread) and
+      in `serialize`d loops;
+    * in a parallel loop, when the word is owned by the iteration: the
+      store's indices give every induction variable an injective key
+      position (as tic-demote-atomics decides ownership), and every write
+      in the loop (stores and atomics) to any field of the same bit_struct
+      has the same key expressions. A bit_array's word holds several
+      elements, so its stores keep their loops.
+  }];
+  let statistics = [
+    Statistic<"numExclusive", "num-exclusive", "Stores marked exclusive">,
+    Statistic<"numShared", "num-shared", "Stores left to CAS loops">
+  ];
+}
+
 def LowerFieldAccess : Pass<"tic-lower-field-access", "::mlir::ModuleOp"> {
   let summary = "Decompose tc.load/store/atomic_rmw into snode micro-access chains";
   let description = [{

@@ -32,6 +32,10 @@ constexpr llvm::StringLiteral kKnownActiveAttrName = "tc.active";
 /// offsets: the loop's node, whose own (active) cell the read may share
 /// (tic-lower-field-access tests at run time whether it is in that cell).
 constexpr llvm::StringLiteral kNeighbourAttrName = "tc.near";
+/// On a tc.store to a quantized field: no other thread writes its container
+/// word while the kernel runs (tic-demote-bit-stores), so it needs no
+/// compare-and-swap loop.
+constexpr llvm::StringLiteral kExclusiveAttrName = "tc.exclusive";
 /// `v` as `x + k` with a constant k (arith.addi / arith.subi of a
 /// constant); `{v, 0}` otherwise.
 std::pair<mlir::Value, int64_t> splitConstantOffset(mlir::Value v);

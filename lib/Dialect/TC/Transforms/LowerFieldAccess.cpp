@@ -410,8 +410,10 @@ struct LowerFieldAccessPass
       } else if (auto store = dyn_cast<tc::StoreOp>(op)) {
         ElementRef e =
             buildCell(b, op, *pl, store.getIndices(), /*activate=*/true);
-        snode::StoreOp::create(b, loc, store.getValue(), e.cell, field,
-                               store.getComp(), e.lane);
+        auto st = snode::StoreOp::create(b, loc, store.getValue(), e.cell,
+                                         field, store.getComp(), e.lane);
+        if (store->hasAttr(tc::kExclusiveAttrName))
+          st.setExclusive(true);
       } else if (auto rmw = dyn_cast<tc::AtomicRMWOp>(op)) {
         ElementRef e =
             buildCell(b, op, *pl, rmw.getIndices(), /*activate=*/true);
