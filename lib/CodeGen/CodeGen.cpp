@@ -211,18 +211,15 @@ void Generator::genPlace(const tsema::FieldInfo *f) {
     e = v->elem;
   else if (auto *m = tic::dyn_cast<tic::MatrixType>(e))
     e = m->elem;
-  if (auto *q = tic::dyn_cast<tic::QuantType>(e))
+  if (auto *q = tic::dyn_cast<tic::QuantType>(e)) {
     place.setQuantAttr(b.getArrayAttr(
         SmallVector<Attribute>(ts.size(), quantAttrOf(b.getContext(), q))));
+    place.setSharedExponent(f->sharedExponent);
+  }
 }
 
 void Generator::genSNode(const tsema::SNode *n) {
   Location l = loc(n->range);
-  if (n->kind == tsema::SNode::Kind::BitStruct && n->sharedExponent) {
-    error(n->range, "shared exponents are not supported yet (quantized "
-                    "fields with their own exponents can be compiled)");
-    return;
-  }
   if (n->kind == tsema::SNode::Kind::Hash && n->parent &&
       n->parent->kind != tsema::SNode::Kind::Root) {
     error(n->range, "a 'hash' SNode below another SNode is not supported yet "

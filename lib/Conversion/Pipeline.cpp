@@ -42,9 +42,11 @@ void tic::buildTargetNeutralPipeline(mlir::OpPassManager &pm,
     pm.addPass(mlir::createCanonicalizerPass());
     pm.addPass(mlir::createCSEPass());
   }
-  // Stores to one quantized word (one cell value after the cleanups).
-  if (options.bitStoreFusion)
-    pm.addPass(createFuseBitStores());
+  // Stores to one quantized word (one cell value after the cleanups); those
+  // of a shared exponent's components always (their encoding is joint).
+  FuseBitStoresOptions fuse;
+  fuse.all = options.bitStoreFusion;
+  pm.addPass(createFuseBitStores(fuse));
   // Parallel loops become tasks and launches; each target's conversion
   // decides how a launch runs them (CPU: thread-pool chunks).
   pm.addPass(createOutlineTasks());

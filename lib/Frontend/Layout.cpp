@@ -696,6 +696,14 @@ void Sema::validateSNode(SNode *sn) {
                                  std::to_string(first->exp) + " vs " + std::to_string(q->exp) + ")");
           return;
         }
+        if (first &&
+            (first->frac != q->frac || first->isSigned != q->isSigned)) {
+          error(placedAt[f],
+                "fields sharing an exponent must have the same 'frac' and "
+                "'signed' (" +
+                    typeName(first) + " vs " + typeName(q) + ")");
+          return;
+        }
         if (!first)
           first = q;
         unsigned n = 0;
@@ -724,11 +732,24 @@ void Sema::validateSNode(SNode *sn) {
       for (FieldInfo *f : sn->places)
         total += quantBits(f->elemType);
     }
-    // Bit offsets (LSB first, place order).
+    // Bit offsets (LSB first, place order; a shared-exponent field's
+    // components keep their digits, the exponent follows the last of them:
+    // AllocateLayout.cpp's layoutBits does the same).
     unsigned off = 0;
+    FieldInfo *lastShared = nullptr;
+    for (FieldInfo *f : sn->places)
+      if (f->sharedExponent)
+        lastShared = f;
     for (FieldInfo *f : sn->places) {
       f->bitOffset = off;
-      off += quantBits(f->elemType);
+      if (f->sharedExponent) {
+        unsigned n = 0;
+        const QuantType *q = quantElem(f->elemType);
+        quantBits(f->elemType, &n);
+        off += q->frac * n + (f == lastShared ? q->exp : 0);
+      } else {
+        off += quantBits(f->elemType);
+      }
     }
     if (total > sn->bits) {
       error(sn->range, "bit_struct members need " + std::to_string(total) +

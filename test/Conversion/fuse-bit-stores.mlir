@@ -19,7 +19,7 @@ snode.tree @root {
 // (no load, no compare-and-swap), the fields inserted into 0.
 // CHECK-LABEL: func.func @all
 // CHECK-NOT:     snode.store %
-// CHECK:         snode.store_fields %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, [@a, @b, @c] [0, 0, 0] : i32, i32, f32
+// CHECK:         snode.store_fields (%{{.*}}, %{{.*}}, %{{.*}}), %{{.*}}, [@a, @b, @c] [0, 0, 0] : i32, i32, f32
 // CHECK-NEXT:    return
 // LLVM-LABEL: func.func @all
 // LLVM-NOT:     llvm.load
@@ -43,7 +43,7 @@ func.func @all(%cell: !snode.ptr, %x: i32, %y: i32, %z: f32) {
 // compare-and-swap loop inserting both; exclusive only when every merged
 // store was.
 // CHECK-LABEL: func.func @partial
-// CHECK:         snode.store_fields %[[X2:.*]], %[[Y:.*]], %{{.*}}, [@a, @b] [0, 0] : i32, i32
+// CHECK:         snode.store_fields (%{{.*}}, %{{.*}}), %{{.*}}, [@a, @b] [0, 0] : i32, i32
 // CHECK-NOT:     exclusive
 // CHECK:         return
 // LLVM-LABEL: func.func @partial

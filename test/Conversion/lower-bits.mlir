@@ -90,3 +90,20 @@ func.func @fixed_pow2(%x: f32) -> i32 {
   %c = bits.encode_fixed %x {scale = 0.0009765625 : f64, width = 11, is_signed} : f32 -> i32
   return %c : i32
 }
+
+// Shared exponents: the largest f32 exponent (unsigned max of the exponent
+// fields), the quotient by 2^(E_max - p + 1) from its bit pattern, rounded
+// by floor(x + 1/2) and saturated at 2^p - 1 (p = 7 here: 127).
+// CHECK-LABEL: func.func @shared(
+// CHECK: %[[C127:.*]] = arith.constant 127 : i32
+// CHECK: arith.maxui
+// CHECK: arith.maxui
+// CHECK: math.floor
+// CHECK: arith.minsi %{{.*}}, %[[C127]] : i32
+// CHECK-NOT: bits.
+// CHECK: return
+func.func @shared(%x: f32, %y: f32, %z: f32) -> f32 {
+  %e, %d:3 = bits.encode_shared %x, %y, %z {exp = 6, frac = 8, is_signed} : f32, f32, f32 -> i32, i32, i32
+  %v = bits.decode_shared %e, %d#1 {exp = 6, frac = 8, is_signed} : f32
+  return %v : f32
+}

@@ -11,6 +11,9 @@
 //               insert, store; otherwise a compare-and-swap loop inserting
 //               it, since other threads may write the word's other fields
 //   store_fields  the same for several fields of one word at once
+//   shared exponents: a component decodes with its group's exponent; a
+//               store or atomic re-encodes the whole group (the siblings
+//               decoded from the word being replaced), inside the loop
 //   atomic_rmw  add / sub on an int or fixed field in the top bits of its
 //               word (no lane): one atomicrmw add of the encoded delta
 //               shifted into place (a carry leaves the word); otherwise a
@@ -48,6 +51,10 @@ struct QuantField {
   /// The lane's shift (offset + lane * width, in the word type) when the
   /// field is in a bit_array, else null: the field starts at `offset`.
   Value laneShift;
+  /// A component sharing its bit_struct's exponent: the exponent's first
+  /// bit (-1: none); `width` is then its digits' (`frac`).
+  int64_t expOffset = -1;
+  bool shared() const { return expOffset >= 0; }
 
   int64_t wordBits() const { return word.getIntOrFloatBitWidth(); }
   /// The field's bits are all of the word's.
@@ -71,6 +78,10 @@ QuantField fieldOf(OpBuilder &b, Location loc, const PlaceLayout &p,
   f.compute = compute;
   f.offset = p.bitOffsets[comp];
   f.width = f.q.getWidth();
+  if (p.exponentOffset >= 0) {
+    f.expOffset = p.exponentOffset;
+    f.width = f.q.getFrac();
+  }
   if (lane) {
     Value l = lane;
     if (f.wordBits() != 32)
@@ -137,6 +148,14 @@ Value decodeFixedDigits(OpBuilder &b, Location loc, const QuantField &f,
 /// The value of the field in `word`, in the compute type.
 Value decode(OpBuilder &b, Location loc, const QuantField &f, Value word) {
   bool s = f.q.getIsSigned();
+  if (f.shared()) {
+    Type i32 = b.getI32Type();
+    Value digits = extractBits(b, loc, f, word, 0, f.width, false, i32);
+    Value exp = bits::ExtractOp::create(b, loc, i32, word, f.expOffset,
+                                        f.q.getExp(), false);
+    return bits::DecodeSharedOp::create(b, loc, b.getF32Type(), exp, digits,
+                                        f.q.getExp(), f.q.getFrac(), s);
+  }
   switch (f.q.getKind()) {
   case bits::QuantKind::Int:
     return extractBits(b, loc, f, word, 0, f.width, s, f.compute);
@@ -284,49 +303,137 @@ struct QuantLoadLowering : QuantPattern<LoadOp> {
   }
 };
 
-/// Writes the encoded `bits` of `fields` into the word at `addr`: one plain
-/// store when they cover the whole word, a plain load / insert / store when
-/// no other thread writes the word (`exclusive`), else a compare-and-swap
-/// loop. Returns the plain store or load to tag, if any.
-Operation *writeFields(OpBuilder &b, Location loc, ArrayRef<QuantField> fields,
-                       ArrayRef<Value> bits, bool exclusive, Value addr) {
-  const QuantField &f0 = fields.front();
+/// Writes the word at `addr` as `update` makes it from the current one:
+/// one plain store of update(0) when the new word does not depend on the
+/// old (`covers`), a plain load / update / store when no other thread writes
+/// the word (`exclusive`), else a compare-and-swap loop. Returns the plain
+/// store or load to tag, if any.
+Operation *writeWord(OpBuilder &b, Location loc, const QuantField &f0,
+                     bool covers, bool exclusive, Value addr,
+                     function_ref<Value(OpBuilder &, Value)> update) {
   unsigned align = unsigned(f0.wordBits() / 8);
-  auto insertAll = [&](OpBuilder &ib, Value w) {
-    for (auto [f, v] : llvm::zip(fields, bits))
-      w = insertField(ib, loc, f, v, w);
-    return w;
-  };
-  uint64_t covered = 0;
-  bool lanes = false;
-  for (const QuantField &f : fields) {
-    lanes |= bool(f.laneShift);
-    uint64_t ones = f.width >= 64 ? ~uint64_t(0) : (uint64_t(1) << f.width) - 1;
-    covered |= ones << f.offset;
-  }
-  uint64_t all =
-      f0.wordBits() >= 64 ? ~uint64_t(0) : (uint64_t(1) << f0.wordBits()) - 1;
-  if (!lanes && covered == all) {
-    // Nothing else lives in the word.
-    Value w = insertAll(b, iconst(b, loc, f0.word, 0));
-    return LLVM::StoreOp::create(b, loc, w, addr, align);
-  }
+  if (covers)
+    return LLVM::StoreOp::create(b, loc, update(b, iconst(b, loc, f0.word, 0)),
+                                 addr, align);
   if (exclusive) {
     auto old = LLVM::LoadOp::create(b, loc, f0.word, addr, align);
-    LLVM::StoreOp::create(b, loc, insertAll(b, old), addr, align);
+    LLVM::StoreOp::create(b, loc, update(b, old), addr, align);
     return old;
   }
-  casLoop(b, loc, f0, addr, insertAll);
+  casLoop(b, loc, f0, addr, update);
   return nullptr;
+}
+
+/// The bits [offset, offset + width) as a mask.
+uint64_t maskOf(int64_t offset, int64_t width) {
+  uint64_t ones = width >= 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1;
+  return ones << offset;
+}
+
+/// A shared exponent's group: every shared component of the bit_struct,
+/// in place and component order.
+SmallVector<QuantField> groupOf(OpBuilder &b, Location loc,
+                                const SNodeLayout &layout,
+                                const PlaceLayout &p) {
+  SmallVector<QuantField> g;
+  for (const PlaceLayout &q : layout.getPlaces())
+    if (q.parent == p.parent && q.exponentOffset >= 0)
+      for (unsigned c = 0; c < q.components.size(); ++c)
+        g.push_back(fieldOf(b, loc, q, c, q.components[c], Value()));
+  return g;
+}
+
+/// `word` with the shared-exponent group encoded from `values` (one per
+/// component): the largest sets the exponent (docs/quant.md).
+Value encodeGroup(OpBuilder &b, Location loc, ArrayRef<QuantField> group,
+                  ArrayRef<Value> values, Value word) {
+  const QuantField &f0 = group.front();
+  Type i32 = b.getI32Type();
+  auto enc = bits::EncodeSharedOp::create(
+      b, loc, i32, SmallVector<Type>(values.size(), i32), values, f0.q.getExp(),
+      f0.q.getFrac(), f0.q.getIsSigned());
+  for (auto [f, d] : llvm::zip(group, enc.getDigits()))
+    word = insertField(b, loc, f, d, word);
+  return bits::InsertOp::create(b, loc, word.getType(), enc.getExponent(), word,
+                                uint64_t(f0.expOffset),
+                                uint64_t(f0.q.getExp()));
+}
+
+/// The group's values decoded from `word`, then `overrides` (by group
+/// index) applied: what a store to some of them re-encodes.
+SmallVector<Value> groupValues(OpBuilder &b, Location loc,
+                               ArrayRef<QuantField> group,
+                               const llvm::DenseMap<unsigned, Value> &overrides,
+                               Value word) {
+  SmallVector<Value> xs;
+  for (auto [k, f] : llvm::enumerate(group)) {
+    auto it = overrides.find(unsigned(k));
+    xs.push_back(it != overrides.end() ? it->second : decode(b, loc, f, word));
+  }
+  return xs;
+}
+
+/// The index of `f` in its group.
+unsigned indexIn(ArrayRef<QuantField> group, const QuantField &f) {
+  for (auto [k, g] : llvm::enumerate(group))
+    if (g.offset == f.offset)
+      return unsigned(k);
+  llvm_unreachable("component not in its group");
+}
+
+/// Writes `values` to `fields` of one word: the encoded bits of each, and
+/// for components sharing an exponent their whole group re-encoded (the
+/// siblings keep the values they decode to from the word being replaced).
+Operation *writeFields(OpBuilder &b, Location loc, const SNodeLayout &layout,
+                       ArrayRef<const PlaceLayout *> places,
+                       ArrayRef<QuantField> fields, ArrayRef<Value> values,
+                       bool exclusive, Value addr) {
+  const QuantField &f0 = fields.front();
+  SmallVector<Value> bitsOf;
+  SmallVector<QuantField> group;
+  llvm::DenseMap<unsigned, Value> overrides;
+  uint64_t covered = 0;
+  bool lanes = false;
+  for (auto [p, f, v] : llvm::zip(places, fields, values)) {
+    lanes |= bool(f.laneShift);
+    if (!f.shared()) {
+      bitsOf.push_back(encode(b, loc, f, v));
+      covered |= maskOf(f.offset, f.width);
+      continue;
+    }
+    bitsOf.push_back(Value());
+    if (group.empty())
+      group = groupOf(b, loc, layout, *p);
+    overrides[indexIn(group, f)] = v;
+  }
+  if (!group.empty() && overrides.size() == group.size()) {
+    for (const QuantField &g : group)
+      covered |= maskOf(g.offset, g.width);
+    covered |= maskOf(group.front().expOffset, group.front().q.getExp());
+  }
+  bool covers = !lanes && covered == maskOf(0, f0.wordBits());
+  return writeWord(b, loc, f0, covers, exclusive, addr,
+                   [&](OpBuilder &ib, Value w) {
+                     SmallVector<Value> xs;
+                     if (!group.empty())
+                       xs = groupValues(ib, loc, group, overrides, w);
+                     for (auto [f, v] : llvm::zip(fields, bitsOf))
+                       if (v)
+                         w = insertField(ib, loc, f, v, w);
+                     if (!group.empty())
+                       w = encodeGroup(ib, loc, group, xs, w);
+                     return w;
+                   });
 }
 
 struct QuantStoreLowering : QuantPattern<StoreOp> {
   using QuantPattern::QuantPattern;
   void lower(ConversionPatternRewriter &b, StoreOp op, OpAdaptor adaptor,
              const QuantField &f, Value addr) const override {
-    Value bitsOf = encode(b, op.getLoc(), f, adaptor.getValue());
+    const PlaceLayout *p = layout.lookupPlace(op.getField());
     if (Operation *mem =
-            writeFields(b, op.getLoc(), f, bitsOf, op.getExclusive(), addr))
+            writeFields(b, op.getLoc(), layout, p, f, adaptor.getValue(),
+                        op.getExclusive(), addr))
       tags.tag(mem, op, op.getField());
     b.eraseOp(op);
   }
@@ -341,20 +448,20 @@ struct StoreFieldsLowering : SNodePattern<StoreFieldsOp> {
                                 ConversionPatternRewriter &b) const override {
     Location loc = op.getLoc();
     SmallVector<QuantField> fields;
-    SmallVector<Value> bits;
-    const PlaceLayout *first = nullptr;
-    for (auto [v, f, c] :
-         llvm::zip(adaptor.getValues(), op.getFields(), op.getComps())) {
+    SmallVector<const PlaceLayout *> places;
+    for (auto [f, c] : llvm::zip(op.getFields(), op.getComps())) {
       const PlaceLayout *p =
           layout.lookupPlace(cast<FlatSymbolRefAttr>(f).getValue());
       if (!p || !p->isQuant())
         return b.notifyMatchFailure(op, "not a quantized place");
-      first = first ? first : p;
+      places.push_back(p);
       fields.push_back(fieldOf(b, loc, *p, c, p->components[c], Value()));
-      bits.push_back(encode(b, loc, fields.back(), v));
     }
-    Value addr = byteOffset(b, loc, adaptor.getCell(), first->offsetInCell);
-    writeFields(b, loc, fields, bits, op.getExclusive(), addr);
+    SmallVector<Value> values(adaptor.getValues());
+    Value addr =
+        byteOffset(b, loc, adaptor.getCell(), places.front()->offsetInCell);
+    writeFields(b, loc, layout, places, fields, values, op.getExclusive(),
+                addr);
     b.eraseOp(op);
     return success();
   }
@@ -405,10 +512,18 @@ struct QuantAtomicRMWLowering : QuantPattern<AtomicRMWOp> {
       b.replaceOp(op, decode(b, loc, f, old));
       return;
     }
+    SmallVector<QuantField> group;
+    if (f.shared())
+      group = groupOf(b, loc, layout, *layout.lookupPlace(op.getField()));
     Value old = casLoop(b, loc, f, addr, [&](OpBuilder &ib, Value w) {
       Value cur = decode(ib, loc, f, w);
       Value next = combine(ib, loc, kind, f, cur, v);
-      return insertField(ib, loc, f, encode(ib, loc, f, next), w);
+      if (!f.shared())
+        return insertField(ib, loc, f, encode(ib, loc, f, next), w);
+      // Re-encode the group around the new value.
+      SmallVector<Value> xs =
+          groupValues(ib, loc, group, {{indexIn(group, f), next}}, w);
+      return encodeGroup(ib, loc, group, xs, w);
     });
     b.replaceOp(op, decode(b, loc, f, old));
   }

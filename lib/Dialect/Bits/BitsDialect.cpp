@@ -99,6 +99,16 @@ LogicalResult DecodeFloatOp::verify() {
   return verifyFloatFormat(*this, getExp(), getFrac(), getIsSigned());
 }
 
+LogicalResult EncodeSharedOp::verify() {
+  if (getInputs().empty() || getInputs().size() != getDigits().size())
+    return emitOpError("needs one digits result per input, and an input");
+  return verifyFloatFormat(*this, getExp(), getFrac(), getIsSigned());
+}
+
+LogicalResult DecodeSharedOp::verify() {
+  return verifyFloatFormat(*this, getExp(), getFrac(), getIsSigned());
+}
+
 //===----------------------------------------------------------------------===//
 // #bits.quant
 //===----------------------------------------------------------------------===//

@@ -32,6 +32,10 @@ static LogicalResult layoutBits(SNodeContainerOpInterface c, int64_t &size,
                                 int64_t &align) {
   int64_t wordBits = c->getAttrOfType<IntegerAttr>("bits").getInt();
   int64_t bit = 0;
+  SmallVector<PlaceOp> shared;
+  for (Operation &child : c.getChildren().front())
+    if (auto p = dyn_cast<PlaceOp>(child); p && p.getSharedExponent())
+      shared.push_back(p);
   for (Operation &child : c.getChildren().front()) {
     auto p = dyn_cast<PlaceOp>(child);
     if (!p)
@@ -44,11 +48,18 @@ static LogicalResult layoutBits(SNodeContainerOpInterface c, int64_t &size,
                << i << " of a place in a " << stringifySNodeKind(c.getKind())
                << " needs a quantized encoding";
       offsets.push_back(bit);
-      bit += q.getWidth();
+      // A shared exponent's components keep their digits only.
+      bit += p.getSharedExponent() ? q.getFrac() : q.getWidth();
     }
     p.setOffset(0);
     p.setComponentOffsets(SmallVector<int64_t>(p.getNumComponents(), 0));
     p.setBitOffsets(offsets);
+    if (!shared.empty() && p == shared.back()) {
+      // The shared exponent follows the last shared component.
+      for (PlaceOp s : shared)
+        s.setExponentOffset(bit);
+      bit += p.getQuantOf(0).getExp();
+    }
   }
   int64_t need = bit;
   if (c.getKind() == SNodeKind::BitArray)

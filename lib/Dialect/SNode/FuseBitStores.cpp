@@ -2,8 +2,9 @@
 //
 // Stores to the quantized components of one bit_struct word, in one block
 // with no field access or unknown memory effect between them, become one
-// snode.store_fields (Passes.td). Cells are compared as SSA values: the
-// lowering of field accesses and CSE give one cell value per word and
+// snode.store_fields (Passes.td). Those of a shared exponent's group always
+// are: the semantics encodes them together. Cells are compared as SSA values:
+// the lowering of field accesses and CSE give one cell value per word and
 // iteration, so two stores to the same element's word share it.
 //
 //===----------------------------------------------------------------------===//
@@ -29,15 +30,44 @@ struct Group {
   SmallVector<StoreOp> stores;
 };
 
-/// The bit_struct of a store's place, or null (plain bytes, bit_array).
-const NodeLayout *wordOf(const SNodeLayout &layout, StoreOp st) {
+/// The bit_struct of a store's place, or null (plain bytes, bit_array;
+/// without `all`, a field without a shared exponent).
+const NodeLayout *wordOf(const SNodeLayout &layout, StoreOp st, bool all) {
   const PlaceLayout *p = layout.lookupPlace(st.getField());
-  if (!p || !p->isQuant() || p->inBitArray || st.getLane())
+  if (!p || !p->isQuant() || p->inBitArray || st.getLane() ||
+      (!all && p->exponentOffset < 0))
     return nullptr;
   return p->parent;
 }
 
+/// Whether `op` neither reads nor writes field data: no memory effect, or
+/// only effects on other named resources (the SNode structure, ndarrays)
+/// and on locals it can see allocated (memref.alloca).
+bool keepsFieldData(Operation *op) {
+  if (isMemoryEffectFree(op))
+    return true;
+  auto iface = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!iface) // unknown (calls), or regions with effects inside
+    return false;
+  SmallVector<MemoryEffects::EffectInstance> effects;
+  iface.getEffects(effects);
+  for (const MemoryEffects::EffectInstance &e : effects) {
+    if (isa<FieldDataResource>(e.getResource()))
+      return false;
+    if (!isa<SideEffects::DefaultResource,
+             SideEffects::AutomaticAllocationScopeResource>(e.getResource()))
+      continue;
+    // The default resource: only a value allocated by its defining op.
+    Value v = e.getValue();
+    Operation *def = v ? v.getDefiningOp() : nullptr;
+    if (!def || !hasSingleEffect<MemoryEffects::Allocate>(def, v))
+      return false;
+  }
+  return true;
+}
+
 struct FuseBitStoresPass : tic::impl::FuseBitStoresBase<FuseBitStoresPass> {
+  using FuseBitStoresBase::FuseBitStoresBase;
   void runOnOperation() override {
     SNodeLayout layout(getOperation());
     if (failed(layout.checkAllocated()))
@@ -55,7 +85,7 @@ struct FuseBitStoresPass : tic::impl::FuseBitStoresBase<FuseBitStoresPass> {
     };
     for (Operation &op : llvm::make_early_inc_range(block)) {
       if (auto st = dyn_cast<StoreOp>(op)) {
-        if (const NodeLayout *word = wordOf(layout, st)) {
+        if (const NodeLayout *word = wordOf(layout, st, all)) {
           // Stores to other words may be to this word through another cell
           // value: only one word's group stays open.
           auto key = std::make_pair(st.getCell(), word);
@@ -65,10 +95,35 @@ struct FuseBitStoresPass : tic::impl::FuseBitStoresBase<FuseBitStoresPass> {
           continue;
         }
       }
-      if (!isMemoryEffectFree(&op))
+      if (!keepsFieldData(&op) && conflicts(&op, open, layout))
         closeAll();
     }
     closeAll();
+  }
+
+  /// Whether `op`, which may touch field data, must stay ordered with the
+  /// open groups' stores: a store to another field commutes with them
+  /// (disjoint bits; a shared exponent's re-encoding only rewrites its own
+  /// group's bits), a load or atomic of a field outside their words too.
+  template <typename Map>
+  static bool conflicts(Operation *op, const Map &open,
+                        const SNodeLayout &layout) {
+    auto field = op->getAttrOfType<FlatSymbolRefAttr>("field");
+    if (!field || !isa<StoreOp, LoadOp, AtomicRMWOp>(op))
+      return true;
+    const PlaceLayout *p = layout.lookupPlace(field.getValue());
+    if (!p)
+      return true;
+    for (const auto &[key, g] : open) {
+      if (isa<StoreOp>(op)) {
+        for (StoreOp st : g.stores)
+          if (st.getField() == field.getValue())
+            return true;
+      } else if (p->parent == key.second) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /// Replaces a group of two or more stores by one store_fields at the

@@ -323,14 +323,27 @@ static LogicalResult verifyBitLayout(SNodeContainerOpInterface owner,
   int64_t lanes =
       owner.getKind() == SNodeKind::BitArray ? owner.getShapeArray()[0] : 1;
   llvm::SmallVector<std::pair<int64_t, int64_t>> spans;
+  std::optional<int64_t> exponent; // the shared exponent's offset
   for (Operation &child : owner.getChildren().front()) {
     auto p = cast<PlaceOp>(child);
     std::optional<ArrayRef<int64_t>> offs = p.getBitOffsets();
     if (!offs || offs->size() != p.getNumComponents())
       return p.emitOpError("needs a bit offset per component in a ")
              << stringifySNodeKind(owner.getKind());
+    if (p.getSharedExponent()) {
+      if (!p.getExponentOffset() ||
+          (exponent && *exponent != int64_t(*p.getExponentOffset())))
+        return p.emitOpError("needs the 'exponent_offset' of its bit_struct's "
+                             "shared exponent");
+      if (!exponent)
+        spans.push_back({int64_t(*p.getExponentOffset()),
+                         int64_t(*p.getExponentOffset()) +
+                             int64_t(p.getQuantOf(0).getExp())});
+      exponent = *p.getExponentOffset();
+    }
     for (auto [i, off] : llvm::enumerate(*offs)) {
-      int64_t w = p.getQuantOf(i).getWidth();
+      int64_t w = p.getSharedExponent() ? p.getQuantOf(i).getFrac()
+                                        : p.getQuantOf(i).getWidth();
       for (int64_t l = 0; l < lanes; ++l)
         spans.push_back({off + l * w, off + (l + 1) * w});
     }
@@ -610,6 +623,24 @@ LogicalResult PlaceOp::verify() {
                << " is not a compute type of " << getQuantOf(i);
     if (parent.getKind() == SNodeKind::BitArray && q.size() != 1)
       return emitOpError("a bit_array holds one scalar quantized field");
+    if (getSharedExponent()) {
+      if (parent.getKind() != SNodeKind::BitStruct)
+        return emitOpError("shared exponents are only in a bit_struct");
+      // One group per bit_struct: the same float format everywhere.
+      tic::bits::QuantAttr first;
+      for (Operation &sib : parent.getChildren().front())
+        if (auto p = dyn_cast<PlaceOp>(sib); p && p.getSharedExponent())
+          for (unsigned i = 0; i < p.getNumComponents(); ++i) {
+            tic::bits::QuantAttr qi = p.getQuantOf(i);
+            if (!qi || qi.getKind() != tic::bits::QuantKind::Float ||
+                (first && qi != first))
+              return emitOpError("components sharing an exponent must all "
+                                 "be the same quant.float format");
+            first = first ? first : qi;
+          }
+    }
+  } else if (getSharedExponent()) {
+    return emitOpError("'shared_exponent' needs quantized float components");
   } else if (bitsParent) {
     return emitOpError("a place in a ") << stringifySNodeKind(parent.getKind())
                                         << " needs 'quant' encodings";

@@ -222,6 +222,8 @@ void SNodeLayout::layoutChildren(Region &region, const NodeLayout *parent,
           p.quant.push_back(po.getQuantOf(i));
         if (auto b = po.getBitOffsets())
           p.bitOffsets.assign(b->begin(), b->end());
+        if (po.getSharedExponent() && po.getExponentOffset())
+          p.exponentOffset = int64_t(*po.getExponentOffset());
       }
       placeMap[p.name] = &p;
     }

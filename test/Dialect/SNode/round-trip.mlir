@@ -84,3 +84,16 @@ func.func @sparse_lookups(%i: i32) -> i32 {
   snode.deactivate pointer %c, @p[%i] : i32
   return %v : i32
 }
+
+// Quantized accesses: several fields of one word, a bit_array lane, an
+// exclusive store.
+// CHECK-LABEL: func.func @quant_ops
+// CHECK: snode.store_fields (%{{.*}}, %{{.*}}), %{{.*}}, [@bsv, @bsv] [0, 1] {exclusive} : i32, f32
+// CHECK: snode.load %{{.*}} lane %{{.*}}, @bav[0] : i32
+// CHECK: snode.store %{{.*}}, %{{.*}}, @bsf[0] {exclusive} : f32
+func.func @quant_ops(%w: !snode.ptr, %a: !snode.ptr, %i: i32, %x: f32) -> i32 {
+  snode.store_fields (%i, %x), %w, [@bsv, @bsv] [0, 1] {exclusive} : i32, f32
+  %v = snode.load %a lane %i, @bav[0] : i32
+  snode.store %x, %w, @bsf[0] {exclusive} : f32
+  return %v : i32
+}

@@ -94,4 +94,38 @@ def Bits_DecodeFloatOp : Bits_Op<"decode_float", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Bits_EncodeSharedOp : Bits_Op<"encode_shared", [Pure]> {
+  let summary = "f32 components to one shared exponent and their digits";
+  let description = [{
+    `%e, %d:3 = bits.encode_shared %x, %y, %z {exp = 6, frac = 8, is_signed}
+    : f32, f32, f32 -> i32, i32, i32`
+    (QuanTaichi's shared exponent, docs/quant.md): the stored exponent of
+    the largest magnitude (biased by 2^(exp-1) - 1; 0 when every component
+    is zero or below the smallest normal) and per component `frac` bits:
+    p = frac - 1 digits (frac when unsigned) with an explicit leading one,
+    |x| / 2^(E_max - p + 1) rounded to nearest (ties away from zero) and
+    saturated at 2^p - 1, under a sign bit with `is_signed`.
+  }];
+  let arguments = (ins Variadic<F32>:$inputs, I64Attr:$exp, I64Attr:$frac,
+                       UnitAttr:$is_signed);
+  let results = (outs I32:$exponent, Variadic<I32>:$digits);
+  let assemblyFormat =
+      "$inputs attr-dict `:` type($inputs) `->` type($digits)";
+  let hasVerifier = 1;
+}
+
+def Bits_DecodeSharedOp : Bits_Op<"decode_shared", [Pure]> {
+  let summary = "one component of a shared-exponent group to an f32";
+  let description = [{
+    `%x = bits.decode_shared %e, %d {exp = 6, frac = 8, is_signed} : f32`:
+    the digits times 2^(e - bias - p + 1), signed by the digits' sign bit;
+    0 (with that sign) when `e` or the digits are 0.
+  }];
+  let arguments = (ins I32:$exponent, I32:$digits, I64Attr:$exp,
+                       I64Attr:$frac, UnitAttr:$is_signed);
+  let results = (outs F32:$result);
+  let assemblyFormat = "$exponent `,` $digits attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
 #endif

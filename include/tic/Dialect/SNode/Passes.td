@@ -35,7 +35,17 @@ def FuseBitStores : Pass<"tic-fuse-bit-stores", "::mlir::ModuleOp"> {
     component wins). Lowered, it is one plain store when the fields cover
     the whole word, else one read-modify-write (a compare-and-swap loop
     unless every merged store was `exclusive`).
+
+    Stores to the components of a shared exponent's group are always
+    merged (`all=false` merges only those): together they are encoded with
+    one exponent, as a store of the whole vector is (docs/quant.md), so
+    the result does not depend on the optimisation.
   }];
+  let options = [
+    Option<"all", "all", "bool", /*default=*/"true",
+           "Merge the stores of every quantized field (false: only those "
+           "of shared-exponent components, which the semantics needs)">
+  ];
   let statistics = [
     Statistic<"numFused", "num-fused", "Stores merged into store_fields">
   ];

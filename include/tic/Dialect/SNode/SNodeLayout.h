@@ -107,6 +107,9 @@ struct PlaceLayout {
   bool isQuant() const { return !quant.empty(); }
   /// In a bit_array: addressed by (container word, lane).
   bool inBitArray = false;
+  /// Components sharing their bit_struct's exponent: its first bit (-1:
+  /// none). The group is every such place of the same parent.
+  int64_t exponentOffset = -1;
   /// Full index shape (one extent per axis 0..rank-1; empty for 0-D).
   llvm::SmallVector<int64_t> shape;
   /// Byte offset of component 0 of element (0, ..., 0) in the root buffer.

@@ -128,20 +128,26 @@ def SNode_PlaceOp : SNode_Op<"place", [
     it in 12 bits of the container's word (the component type is the
     compute type loads give and stores take); tic-allocate-layout records
     each component's first bit in `bit_offsets` (least significant first, in
-    place order; in a bit_array the offset of lane 0).
+    place order; in a bit_array the offset of lane 0). With
+    `shared_exponent`, the quant.float components of every such place of
+    the bit_struct share one exponent (QuanTaichi): each keeps `frac` bits
+    of digits, and the exponent's `exp` bits follow the last shared
+    component (`exponent_offset`, recorded on each of them).
   }];
   let arguments = (ins SymbolNameAttr:$sym_name, TypeArrayAttr:$components,
                        OptionalAttr<I64Attr>:$offset,
                        OptionalAttr<DenseI64ArrayAttr>:$component_offsets,
                        OptionalAttr<TypedArrayAttrBase<Bits_QuantAttr,
                            "quantized encodings">>:$quant,
-                       OptionalAttr<DenseI64ArrayAttr>:$bit_offsets);
+                       OptionalAttr<DenseI64ArrayAttr>:$bit_offsets,
+                       UnitAttr:$shared_exponent,
+                       OptionalAttr<I64Attr>:$exponent_offset);
   let assemblyFormat = "$sym_name `:` $components attr-dict";
   let hasVerifier = 1;
   let builders = [OpBuilder<(ins "::llvm::StringRef":$name,
                                  "::mlir::ArrayAttr":$components), [{
     build($_builder, $_state, $_builder.getStringAttr(name), components,
-          nullptr, nullptr, nullptr, nullptr);
+          nullptr, nullptr, nullptr, nullptr, nullptr, nullptr);
   }]>];
   let extraClassDeclaration = [{
     ::mlir::Type getComponentType(unsigned i) {
@@ -390,7 +396,7 @@ def SNode_StoreFieldsOp : SNode_Op<"store_fields", [
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "writes several quantized components of one bit_struct word at once";
   let description = [{
-    `snode.store_fields %a, %b, %cell, [@p, @q] [0, 0] : i32, f32` is the
+    `snode.store_fields (%a, %b), %cell, [@p, @q] [0, 0] : i32, f32` is the
     stores of `%a` to `@p[0]` and `%b` to `@q[0]` in the word `%cell` of
     their bit_struct, as one write of the word (tic-fuse-bit-stores): one
     plain store when together they cover every bit of it, otherwise one
@@ -400,7 +406,7 @@ def SNode_StoreFieldsOp : SNode_Op<"store_fields", [
                        SymbolRefArrayAttr:$fields, DenseI64ArrayAttr:$comps,
                        UnitAttr:$exclusive);
   let assemblyFormat =
-      "$values `,` $cell `,` $fields $comps attr-dict `:` type($values)";
+      "` ` `(` $values `)` `,` $cell `,` $fields $comps attr-dict `:` type($values)";
   let hasVerifier = 1;
 }
 

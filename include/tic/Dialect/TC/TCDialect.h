@@ -14,6 +14,15 @@
 
 #include "tic/Dialect/TC/TCEnums.h.inc"
 
+namespace tic::tc {
+/// The elements of ndarrays (host or device buffers passed to a kernel):
+/// never the memory of fields or locals.
+struct NDArrayDataResource
+    : mlir::SideEffects::Resource::Base<NDArrayDataResource> {
+  llvm::StringRef getName() final { return "tc::NDArrayData"; }
+};
+} // namespace tic::tc
+
 #include "tic/Dialect/TC/TCDialect.h.inc"
 
 #define GET_TYPEDEF_CLASSES

@@ -300,7 +300,10 @@ def TC_HashEntryOp : TC_Op<"hash_entry", [MemoryEffects<[MemRead]>,
   let assemblyFormat = "$node `[` $entry `]` attr-dict `:` type(results)";
 }
 
-def TC_NDArrayLoadOp : TC_Op<"ndarray_load", [MemoryEffects<[MemRead]>,
+def TC_NDArrayDataResource : Resource<"::tic::tc::NDArrayDataResource">;
+
+def TC_NDArrayLoadOp : TC_Op<"ndarray_load", [
+    MemoryEffects<[MemRead<TC_NDArrayDataResource>]>,
     TypesMatchWith<"result is the element type", "array", "result",
                    "::llvm::cast<::tic::tc::NDArrayType>($_self).getElementType()">]> {
   let summary = "reads one element of an ndarray";
@@ -310,7 +313,8 @@ def TC_NDArrayLoadOp : TC_Op<"ndarray_load", [MemoryEffects<[MemRead]>,
   let hasVerifier = 1;
 }
 
-def TC_NDArrayStoreOp : TC_Op<"ndarray_store", [MemoryEffects<[MemWrite]>,
+def TC_NDArrayStoreOp : TC_Op<"ndarray_store", [
+    MemoryEffects<[MemWrite<TC_NDArrayDataResource>]>,
     TypesMatchWith<"value is the element type", "array", "value",
                    "::llvm::cast<::tic::tc::NDArrayType>($_self).getElementType()">]> {
   let summary = "writes one element of an ndarray";
@@ -322,7 +326,8 @@ def TC_NDArrayStoreOp : TC_Op<"ndarray_store", [MemoryEffects<[MemWrite]>,
 }
 
 def TC_NDArrayAtomicRMWOp : TC_Op<"ndarray_atomic_rmw", [
-    MemoryEffects<[MemRead, MemWrite]>,
+    MemoryEffects<[MemRead<TC_NDArrayDataResource>,
+                   MemWrite<TC_NDArrayDataResource>]>,
     TypesMatchWith<"value is the element type", "array", "value",
                    "::llvm::cast<::tic::tc::NDArrayType>($_self).getElementType()">,
     TypesMatchWith<"result is the element type", "array", "result",

@@ -243,12 +243,106 @@ struct DecodeFloatLowering : OpRewritePattern<DecodeFloatOp> {
   }
 };
 
+/// 2^n as an f64, from its bit pattern (n in the normal range).
+Value pow2(PatternRewriter &r, Location loc, Value n32) {
+  Type i64 = r.getI64Type();
+  Value n = arith::ExtSIOp::create(r, loc, i64, n32);
+  Value bits = arith::ShLIOp::create(
+      r, loc, arith::AddIOp::create(r, loc, n, icst(r, loc, i64, 1023)),
+      icst(r, loc, i64, 52));
+  return arith::BitcastOp::create(r, loc, r.getF64Type(), bits);
+}
+
+struct EncodeSharedLowering : OpRewritePattern<EncodeSharedOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(EncodeSharedOp op,
+                                PatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    Type i32 = r.getI32Type(), f64 = r.getF64Type();
+    auto c = [&](int64_t v) { return icst(r, loc, i32, uint64_t(v)); };
+    int64_t p = op.getFrac() - (op.getIsSigned() ? 1 : 0); // digit bits
+    int64_t bias = (int64_t(1) << (op.getExp() - 1)) - 1;
+    // The largest f32 exponent of the components.
+    SmallVector<Value> bits;
+    Value emax;
+    for (Value x : op.getInputs()) {
+      Value b = arith::BitcastOp::create(r, loc, i32, x);
+      bits.push_back(b);
+      Value e = arith::AndIOp::create(
+          r, loc, arith::ShRUIOp::create(r, loc, b, c(23)), c(0xff));
+      emax = emax ? Value(arith::MaxUIOp::create(r, loc, emax, e)) : e;
+    }
+    // Stored: E_max + bias; zero (every digit 0) when not positive.
+    Value unbiased = arith::SubIOp::create(r, loc, emax, c(127));
+    Value stored = arith::AddIOp::create(r, loc, unbiased, c(bias));
+    Value zero =
+        arith::CmpIOp::create(r, loc, arith::CmpIPredicate::sle, stored, c(0));
+    stored = arith::SelectOp::create(r, loc, zero, c(0), stored);
+    // Digits: |x| / 2^(E_max - p + 1), rounded (ties away from zero: the
+    // product is exact, so are + 1/2 and floor), saturated at 2^p - 1.
+    Value inv = pow2(r, loc, arith::SubIOp::create(r, loc, c(p - 1), unbiased));
+    Value half = arith::ConstantOp::create(r, loc, r.getF64FloatAttr(0.5));
+    SmallVector<Value> results{stored};
+    for (auto [x, b] : llvm::zip(op.getInputs(), bits)) {
+      Value a =
+          math::AbsFOp::create(r, loc, arith::ExtFOp::create(r, loc, f64, x));
+      Value q = math::FloorOp::create(
+          r, loc,
+          arith::AddFOp::create(r, loc, arith::MulFOp::create(r, loc, a, inv),
+                                half));
+      Value d = arith::FPToSIOp::create(r, loc, i32, q);
+      d = arith::MinSIOp::create(r, loc, d, c((int64_t(1) << p) - 1));
+      if (op.getIsSigned()) {
+        Value sign = arith::ShRUIOp::create(r, loc, b, c(31));
+        d = arith::OrIOp::create(r, loc, d,
+                                 arith::ShLIOp::create(r, loc, sign, c(p)));
+      }
+      results.push_back(arith::SelectOp::create(r, loc, zero, c(0), d));
+    }
+    r.replaceOp(op, results);
+    return success();
+  }
+};
+
+struct DecodeSharedLowering : OpRewritePattern<DecodeSharedOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(DecodeSharedOp op,
+                                PatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    Type i32 = r.getI32Type(), f64 = r.getF64Type();
+    auto c = [&](int64_t v) { return icst(r, loc, i32, uint64_t(v)); };
+    int64_t p = op.getFrac() - (op.getIsSigned() ? 1 : 0);
+    int64_t bias = (int64_t(1) << (op.getExp() - 1)) - 1;
+    Value d =
+        arith::AndIOp::create(r, loc, op.getDigits(), c((int64_t(1) << p) - 1));
+    Value n = arith::SubIOp::create(r, loc, op.getExponent(), c(bias + p - 1));
+    Value v = arith::MulFOp::create(
+        r, loc, arith::SIToFPOp::create(r, loc, f64, d), pow2(r, loc, n));
+    Value e0 = arith::CmpIOp::create(r, loc, arith::CmpIPredicate::eq,
+                                     op.getExponent(), c(0));
+    v = arith::SelectOp::create(
+        r, loc, e0, arith::ConstantOp::create(r, loc, r.getF64FloatAttr(0.0)),
+        v);
+    Value f = arith::TruncFOp::create(r, loc, r.getF32Type(), v);
+    if (op.getIsSigned()) {
+      Value neg = arith::CmpIOp::create(
+          r, loc, arith::CmpIPredicate::ne,
+          arith::AndIOp::create(r, loc, op.getDigits(), c(int64_t(1) << p)),
+          c(0));
+      f = arith::SelectOp::create(r, loc, neg, arith::NegFOp::create(r, loc, f),
+                                  f);
+    }
+    r.replaceOp(op, f);
+    return success();
+  }
+};
+
 struct LowerBitsPass : tic::impl::LowerBitsBase<LowerBitsPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<ExtractLowering, InsertLowering, EncodeFixedLowering,
-                 DecodeFixedLowering, EncodeFloatLowering, DecodeFloatLowering>(
-        &getContext());
+                 DecodeFixedLowering, EncodeFloatLowering, DecodeFloatLowering,
+                 EncodeSharedLowering, DecodeSharedLowering>(&getContext());
     GreedyRewriteConfig config;
     config.enableFolding(false);
     if (failed(
