@@ -354,6 +354,7 @@ private:
   void genLayout(ModuleOp module);
   void genSNode(const tsema::SNode *n);
   void genPlace(const tsema::FieldInfo *f);
+  void checkQuantRange(const tsema::FieldInfo *f, mlir::Value x);
   void genKernel(ModuleOp module, const tsema::CheckedFunction &k);
   void collectMutated(const tast::Stmt *body);
 

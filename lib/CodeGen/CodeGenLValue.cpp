@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "CodeGenImpl.h"
+#include <cmath>
 
 using namespace mlir;
 using namespace tic::codegen::detail;
@@ -311,6 +312,55 @@ RV Generator::loadLV(const LV &lv) {
   return r;
 }
 
+/// With -g: a value stored to a quant.fixed or quant.float field must be in
+/// the type's range (spec section 7: overflow is undefined, reported in
+/// debug builds): round(x / s) among the codes of a fixed point, no exponent
+/// overflow for a float. NaN and infinities fail too. Integers wrap, which
+/// is defined: not checked.
+void Generator::checkQuantRange(const tsema::FieldInfo *f, Value x) {
+  if (!opts.debug || !isa<FloatType>(x.getType()))
+    return;
+  const tic::Type *e = f->elemType;
+  if (auto *v = tic::dyn_cast<tic::VectorType>(e))
+    e = v->elem;
+  else if (auto *m = tic::dyn_cast<tic::MatrixType>(e))
+    e = m->elem;
+  auto *q = tic::dyn_cast<tic::QuantType>(e);
+  if (!q || q->qkind == tic::QuantType::QKind::Int)
+    return;
+  // (lo, hi): the open interval of values that encode without overflow.
+  double lo, hi;
+  if (q->qkind == tic::QuantType::QKind::Fixed) {
+    double codes =
+        std::ldexp(1.0, q->isSigned ? int(q->bits) - 1 : int(q->bits));
+    hi = (codes - 0.5) * q->scale;
+    lo = q->isSigned ? -(codes + 0.5) * q->scale : -0.5 * q->scale;
+  } else {
+    // The largest exponent 2^(exp-1) (unbiased); rounding the digits up
+    // past 2 - 2^-(d+1) carries into the exponent beyond it.
+    // A shared exponent's digits saturate instead: below 2^(2^(exp-1)+1).
+    int d = int(q->frac) - (q->isSigned ? 1 : 0);
+    hi = f->sharedExponent
+             ? std::ldexp(1.0, (1 << (q->exp - 1)) + 1)
+             : std::ldexp(2.0 - std::ldexp(1.0, -(d + 1)), 1 << (q->exp - 1));
+    lo = -hi;
+  }
+  mlir::Type f64 = b.getF64Type();
+  Value x64 =
+      x.getType().isF64() ? x : Value(arith::ExtFOp::create(b, curLoc, f64, x));
+  auto cst = [&](double c) -> Value {
+    return arith::ConstantOp::create(b, curLoc, b.getF64FloatAttr(c));
+  };
+  Value ok = arith::AndIOp::create(
+      b, curLoc,
+      arith::CmpFOp::create(b, curLoc, arith::CmpFPredicate::OGT, x64, cst(lo)),
+      arith::CmpFOp::create(b, curLoc, arith::CmpFPredicate::OLT, x64,
+                            cst(hi)));
+  tic::tc::AssertOp::create(b, curLoc, ok,
+                            "value out of range of " + f->elemType->str() +
+                                " stored to field '" + f->name + "'");
+}
+
 void Generator::storeLV(const LV &lv, const RV &v) {
   if (opts.checkBounds && !guarding && lv.k != LV::Local)
     if (scf::IfOp guard = beginGuard(lv, {})) {
@@ -324,6 +374,7 @@ void Generator::storeLV(const LV &lv, const RV &v) {
       memref::StoreOp::create(b, curLoc, x, lv.mem[s], ValueRange{});
       break;
     case LV::Field:
+      checkQuantRange(lv.field, x);
       tic::tc::StoreOp::create(b, curLoc, x, lv.field->name, lv.idx, s);
       break;
     case LV::NDArray:
