@@ -457,9 +457,18 @@ RV Generator::genBuiltin(const tast::CallExpr &e) {
   case Builtin::Length:
   case Builtin::DeactivateCell:
     return genListMethod(e);
-  case Builtin::BitVectorize:
-    unsupported(e.range, std::string("'") + builtinSpelling(bi) + "'");
+  case Builtin::BitVectorize: {
+    // A kernel attribute: tic-bit-vectorize rewrites the kernel's loops over
+    // 1-bit bit_array fields (Sema checked the width and the position).
+    const tast::Expr *w = arg(0);
+    Operation *k = b.getInsertionBlock()->getParentOp();
+    while (k && !isa<tic::tc::KernelOp>(k))
+      k = k->getParentOp();
+    if (k && w && w->constValue)
+      k->setAttr("tc.bit_vectorize",
+                 b.getI32IntegerAttr(int32_t(w->constValue->i)));
     return convTo(RV(), e.type);
+  }
   default:
     break;
   }

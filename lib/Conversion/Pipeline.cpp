@@ -27,6 +27,9 @@ void tic::buildTargetNeutralPipeline(mlir::OpPassManager &pm,
   // it has lifted already).
   pm.addPass(createLiftControlFlow());
   pm.addPass(createAllocateLayout()); // keeps a layout recorded before
+  // bit_vectorize(32) kernels: loops over words (they must not reach the
+  // struct-for lowering as loops over lanes).
+  pm.addPass(createBitVectorize());
   if (options.demoteAtomics)
     pm.addPass(createDemoteAtomics());
   if (options.bitStoreDemotion)

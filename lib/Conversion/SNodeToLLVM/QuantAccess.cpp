@@ -65,6 +65,16 @@ Value iconst(OpBuilder &b, Location loc, Type t, int64_t v) {
   return arith::ConstantIntOp::create(b, loc, t, v);
 }
 
+/// An integer zero-extended or truncated to `to`.
+Value resizeInt(OpBuilder &b, Location loc, Value v, Type to) {
+  unsigned from = v.getType().getIntOrFloatBitWidth(),
+           bits = to.getIntOrFloatBitWidth();
+  if (from == bits)
+    return v;
+  return from > bits ? Value(arith::TruncIOp::create(b, loc, to, v))
+                     : Value(arith::ExtUIOp::create(b, loc, to, v));
+}
+
 /// The integer type the digits of a field are handled in.
 Type digitsType(OpBuilder &b, const QuantField &f) {
   return b.getIntegerType(f.width > 32 ? 64 : 32);
@@ -299,6 +309,10 @@ struct QuantLoadLowering : QuantPattern<LoadOp> {
     auto word = LLVM::LoadOp::create(b, op.getLoc(), f.word, addr,
                                      unsigned(f.wordBits() / 8));
     tags.tag(word, op, op.getField());
+    if (op.getWholeWord()) {
+      b.replaceOp(op, resizeInt(b, op.getLoc(), word, op.getType()));
+      return;
+    }
     b.replaceOp(op, decode(b, op.getLoc(), f, word));
   }
 };
@@ -431,6 +445,15 @@ struct QuantStoreLowering : QuantPattern<StoreOp> {
   void lower(ConversionPatternRewriter &b, StoreOp op, OpAdaptor adaptor,
              const QuantField &f, Value addr) const override {
     const PlaceLayout *p = layout.lookupPlace(op.getField());
+    if (op.getWholeWord()) {
+      // The container word, as given (one iteration's own word).
+      auto st = LLVM::StoreOp::create(
+          b, op.getLoc(), resizeInt(b, op.getLoc(), adaptor.getValue(), f.word),
+          addr, unsigned(f.wordBits() / 8));
+      tags.tag(st, op, op.getField());
+      b.eraseOp(op);
+      return;
+    }
     if (Operation *mem =
             writeFields(b, op.getLoc(), layout, p, f, adaptor.getValue(),
                         op.getExclusive(), addr))

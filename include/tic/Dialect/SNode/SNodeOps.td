@@ -364,10 +364,14 @@ def SNode_LoadOp : SNode_Op<"load", [
     root cell of its tree for a 0-D field). How the element is stored (plain
     bytes, bits of a bit_struct word) is the lowering's business. A field in
     a bit_array is addressed by the container (its word) and the element's
-    `lane` in it: `snode.load %word lane %l, @b[0] : i32`.
+    `lane` in it: `snode.load %word lane %l, @b[0] : i32`; with `whole_word`
+    the load gives the container's whole word (an i32 of a 32-bit word: one
+    bit per lane of a 1-bit field), as a store with `whole_word` writes it
+    (tic-bit-vectorize).
   }];
   let arguments = (ins SNode_PtrType:$cell, FlatSymbolRefAttr:$field,
-                       I64Attr:$comp, Optional<I32>:$lane);
+                       I64Attr:$comp, Optional<I32>:$lane,
+                       UnitAttr:$whole_word);
   let results = (outs AnyType:$result);
   let assemblyFormat =
       "$cell (`lane` $lane^)? `,` $field `[` $comp `]` attr-dict `:` type($result)";
@@ -386,7 +390,8 @@ def SNode_StoreOp : SNode_Op<"store", [
   }];
   let arguments = (ins AnyType:$value, SNode_PtrType:$cell,
                        FlatSymbolRefAttr:$field, I64Attr:$comp,
-                       Optional<I32>:$lane, UnitAttr:$exclusive);
+                       Optional<I32>:$lane, UnitAttr:$exclusive,
+                       UnitAttr:$whole_word);
   let assemblyFormat =
       "$value `,` $cell (`lane` $lane^)? `,` $field `[` $comp `]` attr-dict `:` type($value)";
 }

@@ -106,6 +106,22 @@ def DemoteAtomics : Pass<"tic-demote-atomics", "::mlir::ModuleOp"> {
   ];
 }
 
+def BitVectorize : Pass<"tic-bit-vectorize", "::mlir::ModuleOp"> {
+  let summary = "One iteration per 32-lane word in bit_vectorize(32) kernels";
+  let description = [{
+    QuanTaichi's bit-array vectorization: in a kernel marked
+    `tc.bit_vectorize = 32`, each `tc.struct_for` over a 1-bit field in a
+    32-lane bit_array becomes a `tc.parallel_for` over its words, the body
+    computing the 32 lanes at once: 1-bit loads at constant lane offsets as
+    (two shifted) whole-word loads, integers bit-sliced (one word per bit:
+    ripple-carry `+`, bitwise comparisons), lane-independent values and
+    control flow kept scalar, stores at the loop's own element as whole-word
+    stores. Anything else in such a loop is an error naming it.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def DemoteBitStores : Pass<"tic-demote-bit-stores", "::mlir::ModuleOp"> {
   let summary = "Mark stores to quantized words no other thread writes (no CAS loop)";
   let description = [{

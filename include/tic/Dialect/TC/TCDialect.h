@@ -45,6 +45,10 @@ constexpr llvm::StringLiteral kNeighbourAttrName = "tc.near";
 /// word while the kernel runs (tic-demote-bit-stores), so it needs no
 /// compare-and-swap loop.
 constexpr llvm::StringLiteral kExclusiveAttrName = "tc.exclusive";
+/// On a tc.load / tc.store of a field in a bit_array: the access is to the
+/// whole container word of the element (as an i32), not to its lane
+/// (tic-bit-vectorize).
+constexpr llvm::StringLiteral kWholeWordAttrName = "tc.word";
 /// `v` as `x + k` with a constant k (arith.addi / arith.subi of a
 /// constant); `{v, 0}` otherwise.
 std::pair<mlir::Value, int64_t> splitConstantOffset(mlir::Value v);

@@ -403,10 +403,11 @@ struct LowerFieldAccessPass
       if (auto load = dyn_cast<tc::LoadOp>(op)) {
         ElementRef e =
             buildCell(b, op, *pl, load.getIndices(), /*activate=*/false);
-        load.replaceAllUsesWith(snode::LoadOp::create(b, loc, load.getType(),
-                                                      e.cell, field,
-                                                      load.getComp(), e.lane)
-                                    .getResult());
+        auto ld = snode::LoadOp::create(b, loc, load.getType(), e.cell, field,
+                                        load.getComp(), e.lane);
+        if (load->hasAttr(tc::kWholeWordAttrName))
+          ld.setWholeWord(true);
+        load.replaceAllUsesWith(ld.getResult());
       } else if (auto store = dyn_cast<tc::StoreOp>(op)) {
         ElementRef e =
             buildCell(b, op, *pl, store.getIndices(), /*activate=*/true);
@@ -414,6 +415,8 @@ struct LowerFieldAccessPass
                                          field, store.getComp(), e.lane);
         if (store->hasAttr(tc::kExclusiveAttrName))
           st.setExclusive(true);
+        if (store->hasAttr(tc::kWholeWordAttrName))
+          st.setWholeWord(true);
       } else if (auto rmw = dyn_cast<tc::AtomicRMWOp>(op)) {
         ElementRef e =
             buildCell(b, op, *pl, rmw.getIndices(), /*activate=*/true);

@@ -1,0 +1,637 @@
+//===- BitVectorize.cpp - tic-bit-vectorize -------------------------------===//
+//
+// QuanTaichi's bit-array vectorization (docs/quant.md): in a kernel marked
+// `tc.bit_vectorize = 32` (`bit_vectorize(32);`), a struct-for over a 1-bit
+// field in a 32-lane bit_array becomes a parallel loop over its words. Each
+// iteration computes the 32 lanes of its word at once:
+//
+//  * a 1-bit load `x[i + a, j + c]` (j the vectorized index) is the word of
+//    lanes j + c: one word load when c is a multiple of 32, else two
+//    neighbouring words shifted and or-ed (their indices clamped to the
+//    field, which only matters where the scalar access would be out of
+//    range);
+//  * integers are bit-sliced: a value of at most 2^n - 1 is n words, word k
+//    holding bit k of every lane; `+` is a ripple-carry adder, `==`, `!=`,
+//    `<`... are bit-sliced comparisons, `& | ^`, casts and `select` work
+//    word by word; constants are words of all ones or zeros;
+//  * values that do not depend on the lane (the other indices, constants,
+//    conditions on j that are the same for every lane of a word) stay
+//    scalar, and so does control flow on them;
+//  * a store `y[i, j] = v` of a 1-bit field at the loop's own element writes
+//    bit 0 of every lane: one whole-word store (the iteration owns the
+//    word; no compare-and-swap).
+//
+// Everything else in such a loop is an error naming the construct.
+//
+//===----------------------------------------------------------------------===//
+#include "tic/Dialect/SNode/SNodeLayout.h"
+#include "tic/Dialect/TC/Passes.h"
+#include "tic/Dialect/TC/TCDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace tic {
+#define GEN_PASS_DEF_BITVECTORIZE
+#include "tic/Dialect/TC/Passes.h.inc"
+} // namespace tic
+
+using namespace mlir;
+using namespace tic;
+
+namespace {
+
+constexpr int64_t kLanes = 32;
+
+/// What a value of the scalar loop is in the vectorized one.
+struct Rep {
+  enum Kind { Uniform, Lane, Vec } kind = Uniform;
+  Value u;                   ///< Uniform: the value
+  int64_t off = 0;           ///< Lane: the vectorized index plus `off`
+  SmallVector<Value> planes; ///< Vec: bit k of every lane in planes[k]
+  uint64_t hi = 0;           ///< Vec: the largest value of a lane
+};
+
+/// `a P b` as `b P' a`.
+arith::CmpIPredicate swapped(arith::CmpIPredicate p) {
+  using P = arith::CmpIPredicate;
+  switch (p) {
+  case P::slt:
+    return P::sgt;
+  case P::sgt:
+    return P::slt;
+  case P::sle:
+    return P::sge;
+  case P::sge:
+    return P::sle;
+  case P::ult:
+    return P::ugt;
+  case P::ugt:
+    return P::ult;
+  case P::ule:
+    return P::uge;
+  case P::uge:
+    return P::ule;
+  default:
+    return p;
+  }
+}
+
+/// The place of a 1-bit field in a 32-lane bit_array along `axis`.
+bool isBitLaneField(const snode::PlaceLayout *p, int64_t axis) {
+  if (!p || !p->isQuant() || !p->inBitArray || p->wordBits != kLanes ||
+      p->quant.size() != 1 || p->quant[0].getWidth() != 1)
+    return false;
+  const snode::NodeLayout *a = p->parent;
+  return a->axes.size() == 1 && a->axes[0] == axis && a->shape[0] == kLanes;
+}
+
+class Vectorizer {
+public:
+  Vectorizer(OpBuilder &b, const snode::SNodeLayout &layout, int64_t axis,
+             int64_t words, Value w)
+      : b(b), layout(layout), axis(axis), words(words), w(w) {}
+
+  DenseMap<Value, Rep> map;
+
+  /// Vectorizes the ops of `src` (a loop body or an scf.if region) at the
+  /// builder's point; `yields` receives the mapped operands of its
+  /// terminator.
+  LogicalResult block(Block &src, SmallVectorImpl<Value> *yields) {
+    for (Operation &op : src) {
+      if (isa<tc::YieldOp, scf::YieldOp>(op)) {
+        if (yields)
+          for (Value v : op.getOperands()) {
+            auto it = map.find(v);
+            if (it == map.end() || it->second.kind != Rep::Uniform)
+              return fail(&op, "a lane-dependent value leaving a branch");
+            yields->push_back(it->second.u);
+          }
+        continue;
+      }
+      if (failed(one(op)))
+        return failure();
+    }
+    return success();
+  }
+
+private:
+  OpBuilder &b;
+  const snode::SNodeLayout &layout;
+  int64_t axis, words;
+  Value w; ///< the word index (the vectorized axis' induction variable)
+  DenseMap<Value, Rep> vars; ///< memref locals: their current value
+
+  LogicalResult fail(Operation *op, const Twine &what) {
+    return op->emitError("bit_vectorize: ")
+           << what << " is not supported in a vectorized loop (docs/quant.md)";
+  }
+
+  Value i32c(Location loc, int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+  }
+  Value ones(Location loc) { return i32c(loc, -1); }
+  Value zeroW(Location loc) { return i32c(loc, 0); }
+
+  /// A uniform integer constant as planes.
+  std::optional<Rep> constVec(Value v, Location loc) {
+    APInt c;
+    if (!matchPattern(v, m_ConstantInt(&c)) ||
+        (c.getBitWidth() > 1 && c.isNegative()))
+      return std::nullopt;
+    c = c.zext(64);
+    Rep r;
+    r.kind = Rep::Vec;
+    r.hi = c.getZExtValue();
+    for (unsigned k = 0; k < std::max(1u, c.getActiveBits()); ++k)
+      r.planes.push_back(c[k] ? ones(loc) : zeroW(loc));
+    return r;
+  }
+
+  /// `v` as a Vec (a uniform constant broadcast), or std::nullopt.
+  std::optional<Rep> asVec(Value orig, Location loc) {
+    const Rep &r = map[orig];
+    if (r.kind == Rep::Vec)
+      return r;
+    if (r.kind == Rep::Uniform)
+      return constVec(r.u, loc);
+    return std::nullopt;
+  }
+
+  Value plane(const Rep &r, unsigned k) {
+    return k < r.planes.size() ? r.planes[k] : Value();
+  }
+  Value andW(Location loc, Value a, Value c) {
+    return arith::AndIOp::create(b, loc, a, c);
+  }
+  Value orW(Location loc, Value a, Value c) {
+    return arith::OrIOp::create(b, loc, a, c);
+  }
+  Value xorW(Location loc, Value a, Value c) {
+    return arith::XOrIOp::create(b, loc, a, c);
+  }
+  Value notW(Location loc, Value a) { return xorW(loc, a, ones(loc)); }
+  Value orZero(Location loc, Value v) { return v ? v : zeroW(loc); }
+
+  static unsigned bitsFor(uint64_t hi) {
+    return std::max(1u, unsigned(llvm::Log2_64(hi) + 1));
+  }
+
+  Rep add(Location loc, const Rep &x, const Rep &y) {
+    Rep r;
+    r.kind = Rep::Vec;
+    r.hi = std::min<uint64_t>(x.hi + y.hi, 0xffffffffu);
+    unsigned n = bitsFor(r.hi);
+    Value carry;
+    for (unsigned k = 0; k < n; ++k) {
+      Value a = orZero(loc, plane(x, k)), c = orZero(loc, plane(y, k));
+      Value s = xorW(loc, a, c);
+      Value sum = carry ? xorW(loc, s, carry) : s;
+      Value gen = andW(loc, a, c);
+      carry = carry ? orW(loc, gen, andW(loc, carry, s)) : gen;
+      r.planes.push_back(sum);
+    }
+    return r;
+  }
+
+  /// One plane: all ones in the lanes where `x == y`.
+  Value equal(Location loc, const Rep &x, const Rep &y) {
+    unsigned n = std::max(x.planes.size(), y.planes.size());
+    Value eq;
+    for (unsigned k = 0; k < n; ++k) {
+      Value same = notW(
+          loc, xorW(loc, orZero(loc, plane(x, k)), orZero(loc, plane(y, k))));
+      eq = eq ? andW(loc, eq, same) : same;
+    }
+    return eq;
+  }
+
+  /// One plane: the lanes where `x < y` (unsigned; lanes are never
+  /// negative here).
+  Value less(Location loc, const Rep &x, const Rep &y) {
+    unsigned n = std::max(x.planes.size(), y.planes.size());
+    Value lt = zeroW(loc);
+    for (unsigned k = 0; k < n; ++k) {
+      Value a = orZero(loc, plane(x, k)), c = orZero(loc, plane(y, k));
+      lt = orW(loc, andW(loc, notW(loc, a), c),
+               andW(loc, notW(loc, xorW(loc, a, c)), lt));
+    }
+    return lt;
+  }
+
+  Rep bit(Value p) {
+    Rep r;
+    r.kind = Rep::Vec;
+    r.planes = {p};
+    r.hi = 1;
+    return r;
+  }
+
+  /// The word holding lanes j + off of a 1-bit field at `idx` (the
+  /// vectorized position replaced).
+  Value laneWord(Location loc, tc::LoadOp ld, SmallVector<Value> idx,
+                 unsigned pos, int64_t off) {
+    int64_t q = llvm::divideFloorSigned(off, kLanes), r = off - q * kLanes;
+    auto wordAt = [&](int64_t dq) -> Value {
+      // Clamped to the field's words; lane 0's element index.
+      Value wi = arith::AddIOp::create(b, loc, w, i32c(loc, q + dq));
+      wi = arith::MaxSIOp::create(b, loc, wi, i32c(loc, 0));
+      wi = arith::MinSIOp::create(b, loc, wi, i32c(loc, words - 1));
+      idx[pos] = arith::MulIOp::create(b, loc, wi, i32c(loc, kLanes));
+      auto l = tc::LoadOp::create(b, loc, b.getI32Type(), ld.getFieldAttr(),
+                                  idx, ld.getCompAttr());
+      l->setAttr(tc::kWholeWordAttrName, b.getUnitAttr());
+      return l;
+    };
+    Value lo = wordAt(0);
+    if (r == 0)
+      return lo;
+    Value hi = wordAt(1);
+    return orW(loc, arith::ShRUIOp::create(b, loc, lo, i32c(loc, r)),
+               arith::ShLIOp::create(b, loc, hi, i32c(loc, kLanes - r)));
+  }
+
+  /// Indices mapped: uniform ones as they are; the vectorized one (at
+  /// most one position) reported through `pos` / `off`.
+  LogicalResult indices(Operation *op, ValueRange in, SmallVector<Value> &out,
+                        int &pos, int64_t &off) {
+    pos = -1;
+    for (auto [k, v] : llvm::enumerate(in)) {
+      const Rep &r = map[v];
+      if (r.kind == Rep::Uniform) {
+        out.push_back(r.u);
+      } else if (r.kind == Rep::Lane && pos < 0) {
+        out.push_back(Value());
+        pos = int(k);
+        off = r.off;
+      } else {
+        return fail(op, "an index computed from lane values");
+      }
+    }
+    return success();
+  }
+
+  LogicalResult one(Operation &op) {
+    Location loc = op.getLoc();
+    auto kindOf = [&](Value v) { return map[v].kind; };
+    // Values from outside the loop are uniform.
+    for (Value v : op.getOperands())
+      if (!map.count(v)) {
+        Rep r;
+        r.u = v;
+        map[v] = r;
+      }
+    bool allUniform = llvm::all_of(
+        op.getOperands(), [&](Value v) { return map[v].kind == Rep::Uniform; });
+
+    // Index arithmetic on the vectorized index: j + c, c + j, j - c.
+    if (isa<arith::AddIOp, arith::SubIOp>(op)) {
+      Value l = op.getOperand(0), r = op.getOperand(1);
+      APInt c;
+      if (kindOf(l) == Rep::Lane && kindOf(r) == Rep::Uniform &&
+          matchPattern(map[r].u, m_ConstantInt(&c))) {
+        Rep x = map[l];
+        x.off += isa<arith::SubIOp>(op) ? -c.getSExtValue() : c.getSExtValue();
+        map[op.getResult(0)] = x;
+        return success();
+      }
+      if (isa<arith::AddIOp>(op) && kindOf(r) == Rep::Lane &&
+          kindOf(l) == Rep::Uniform &&
+          matchPattern(map[l].u, m_ConstantInt(&c))) {
+        Rep x = map[r];
+        x.off += c.getSExtValue();
+        map[op.getResult(0)] = x;
+        return success();
+      }
+    }
+    // A condition on the vectorized index that every lane of a word agrees
+    // on: j + c against a constant K on a multiple of 32.
+    if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
+      Value l = cmp.getLhs(), r = cmp.getRhs();
+      APInt k;
+      if (kindOf(l) == Rep::Lane || kindOf(r) == Rep::Lane) {
+        bool laneLeft = kindOf(l) == Rep::Lane;
+        Value other = laneLeft ? r : l;
+        if (kindOf(other) != Rep::Uniform ||
+            !matchPattern(map[other].u, m_ConstantInt(&k)))
+          return fail(&op, "a comparison of the vectorized index with a "
+                           "non-constant");
+        arith::CmpIPredicate p =
+            laneLeft ? cmp.getPredicate() : swapped(cmp.getPredicate());
+        int64_t K = k.getSExtValue(), off = map[laneLeft ? l : r].off;
+        // j + off P K as j + off >= T or < T (or ==).
+        int64_t T;
+        bool geq;
+        switch (p) {
+        case arith::CmpIPredicate::sge:
+        case arith::CmpIPredicate::uge:
+          T = K, geq = true;
+          break;
+        case arith::CmpIPredicate::sgt:
+        case arith::CmpIPredicate::ugt:
+          T = K + 1, geq = true;
+          break;
+        case arith::CmpIPredicate::slt:
+        case arith::CmpIPredicate::ult:
+          T = K, geq = false;
+          break;
+        case arith::CmpIPredicate::sle:
+        case arith::CmpIPredicate::ule:
+          T = K + 1, geq = false;
+          break;
+        default:
+          return fail(&op, "'==' or '!=' on the vectorized index");
+        }
+        if (llvm::mod(T - off, kLanes) != 0)
+          return fail(&op, "a condition on the vectorized index that "
+                           "differs between the lanes of a word");
+        // Lane 0 decides: 32 w + off against T.
+        Value j0 = arith::AddIOp::create(
+            b, loc, arith::MulIOp::create(b, loc, w, i32c(loc, kLanes)),
+            i32c(loc, off));
+        Rep res;
+        res.u = arith::CmpIOp::create(
+            b, loc, geq ? arith::CmpIPredicate::sge : arith::CmpIPredicate::slt,
+            j0, i32c(loc, T));
+        map[op.getResult(0)] = res;
+        return success();
+      }
+    }
+
+    // Lane-independent computations stay scalar.
+    if (allUniform && op.getNumRegions() == 0 && isMemoryEffectFree(&op)) {
+      IRMapping m;
+      for (Value v : op.getOperands())
+        m.map(v, map[v].u);
+      Operation *c = b.clone(op, m);
+      for (auto [o, n] : llvm::zip(op.getResults(), c->getResults())) {
+        Rep r;
+        r.u = n;
+        map[o] = r;
+      }
+      return success();
+    }
+
+    if (auto ld = dyn_cast<tc::LoadOp>(op)) {
+      const snode::PlaceLayout *p = layout.lookupPlace(ld.getField());
+      if (!isBitLaneField(p, axis))
+        return fail(&op, "a load of '" + ld.getField() +
+                             "' (only 1-bit fields in 32-lane bit_arrays "
+                             "along the vectorized axis)");
+      SmallVector<Value> idx;
+      int pos;
+      int64_t off = 0;
+      if (failed(indices(&op, ld.getIndices(), idx, pos, off)))
+        return failure();
+      if (pos != int(axis))
+        return fail(&op, "a load not indexed by the vectorized index");
+      map[ld.getResult()] = bit(laneWord(loc, ld, idx, unsigned(pos), off));
+      return success();
+    }
+    if (auto st = dyn_cast<tc::StoreOp>(op)) {
+      const snode::PlaceLayout *p = layout.lookupPlace(st.getField());
+      if (!isBitLaneField(p, axis))
+        return fail(&op, "a store to '" + st.getField() +
+                             "' (only 1-bit fields in 32-lane bit_arrays "
+                             "along the vectorized axis)");
+      SmallVector<Value> idx;
+      int pos;
+      int64_t off = 0;
+      if (failed(indices(&op, st.getIndices(), idx, pos, off)))
+        return failure();
+      if (pos != int(axis) || off != 0)
+        return fail(&op, "a store to another element than the loop's own");
+      std::optional<Rep> v = asVec(st.getValue(), loc);
+      if (!v)
+        return fail(&op, "storing the vectorized index");
+      idx[pos] = arith::MulIOp::create(b, loc, w, i32c(loc, kLanes));
+      auto s = tc::StoreOp::create(b, loc, v->planes[0], st.getFieldAttr(), idx,
+                                   st.getCompAttr());
+      s->setAttr(tc::kWholeWordAttrName, b.getUnitAttr());
+      return success();
+    }
+    if (isa<arith::AddIOp, arith::AndIOp, arith::OrIOp, arith::XOrIOp,
+            arith::CmpIOp>(op)) {
+      std::optional<Rep> x = asVec(op.getOperand(0), loc),
+                         y = asVec(op.getOperand(1), loc);
+      if (!x || !y)
+        return fail(&op, "'" + op.getName().getStringRef() +
+                             "' on a non-constant lane-independent value");
+      Rep r;
+      r.kind = Rep::Vec;
+      if (isa<arith::AddIOp>(op)) {
+        r = add(loc, *x, *y);
+      } else if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
+        using P = arith::CmpIPredicate;
+        Value m;
+        switch (cmp.getPredicate()) {
+        case P::eq:
+          m = equal(loc, *x, *y);
+          break;
+        case P::ne:
+          m = notW(loc, equal(loc, *x, *y));
+          break;
+        case P::slt:
+        case P::ult:
+          m = less(loc, *x, *y);
+          break;
+        case P::sgt:
+        case P::ugt:
+          m = less(loc, *y, *x);
+          break;
+        case P::sle:
+        case P::ule:
+          m = notW(loc, less(loc, *y, *x));
+          break;
+        case P::sge:
+        case P::uge:
+          m = notW(loc, less(loc, *x, *y));
+          break;
+        }
+        r = bit(m);
+      } else {
+        unsigned n = std::max(x->planes.size(), y->planes.size());
+        for (unsigned k = 0; k < n; ++k) {
+          Value a = orZero(loc, plane(*x, k)), c = orZero(loc, plane(*y, k));
+          r.planes.push_back(isa<arith::AndIOp>(op)  ? andW(loc, a, c)
+                             : isa<arith::OrIOp>(op) ? orW(loc, a, c)
+                                                     : xorW(loc, a, c));
+        }
+        r.hi = isa<arith::AndIOp>(op) ? std::min(x->hi, y->hi)
+                                      : (uint64_t(1) << n) - 1;
+        // i1 `xor true` is a not: one plane.
+        if (op.getResult(0).getType().isInteger(1) && r.planes.size() > 1)
+          r.planes.resize(1);
+      }
+      map[op.getResult(0)] = r;
+      return success();
+    }
+    if (isa<arith::ExtUIOp, arith::ExtSIOp, arith::TruncIOp>(op)) {
+      std::optional<Rep> x = asVec(op.getOperand(0), loc);
+      if (!x)
+        return fail(&op, "a cast of the vectorized index");
+      unsigned bits = op.getResult(0).getType().getIntOrFloatBitWidth();
+      if (x->planes.size() > bits)
+        x->planes.resize(bits), x->hi = (uint64_t(1) << bits) - 1;
+      map[op.getResult(0)] = *x;
+      return success();
+    }
+    if (auto sel = dyn_cast<arith::SelectOp>(op)) {
+      std::optional<Rep> c = asVec(sel.getCondition(), loc),
+                         x = asVec(sel.getTrueValue(), loc),
+                         y = asVec(sel.getFalseValue(), loc);
+      if (!c || !x || !y)
+        return fail(&op, "a select of the vectorized index");
+      Rep r;
+      r.kind = Rep::Vec;
+      r.hi = std::max(x->hi, y->hi);
+      unsigned n = std::max(x->planes.size(), y->planes.size());
+      for (unsigned k = 0; k < n; ++k)
+        r.planes.push_back(
+            orW(loc, andW(loc, c->planes[0], orZero(loc, plane(*x, k))),
+                andW(loc, notW(loc, c->planes[0]), orZero(loc, plane(*y, k)))));
+      map[sel.getResult()] = r;
+      return success();
+    }
+    if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+      const Rep &c = map[ifOp.getCondition()];
+      if (c.kind != Rep::Uniform)
+        return fail(&op, "a branch on lane values (write it with select or "
+                         "bitwise operators)");
+      auto n = scf::IfOp::create(b, loc, ifOp.getResultTypes(), c.u,
+                                 /*withElseRegion=*/true);
+      for (auto [src, dst] :
+           {std::pair(&ifOp.getThenRegion(), &n.getThenRegion()),
+            std::pair(&ifOp.getElseRegion(), &n.getElseRegion())}) {
+        Block *db = &dst->front();
+        if (!db->empty())
+          db->back().erase();
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToEnd(db);
+        SmallVector<Value> ys;
+        if (!src->empty() && failed(block(src->front(), &ys)))
+          return failure();
+        scf::YieldOp::create(b, loc, ys);
+      }
+      for (auto [o, nr] : llvm::zip(ifOp.getResults(), n.getResults())) {
+        Rep r;
+        r.u = nr;
+        map[o] = r;
+      }
+      return success();
+    }
+    if (auto al = dyn_cast<memref::AllocaOp>(op)) {
+      if (al.getType().getRank() != 0)
+        return fail(&op, "a local array");
+      map[al.getResult()] = Rep(); // a placeholder: `vars` holds its value
+      return success();
+    }
+    if (auto st = dyn_cast<memref::StoreOp>(op)) {
+      if (!st.getMemRef().getDefiningOp<memref::AllocaOp>() ||
+          st.getMemRef().getParentRegion() != op.getParentRegion())
+        return fail(&op, "a local variable assigned in a nested block");
+      vars[st.getMemRef()] = map[st.getValue()];
+      return success();
+    }
+    if (auto ld = dyn_cast<memref::LoadOp>(op)) {
+      auto it = vars.find(ld.getMemRef());
+      if (it == vars.end())
+        return fail(&op, "reading a variable declared outside the loop");
+      map[ld.getResult()] = it->second;
+      return success();
+    }
+    return fail(&op, "'" + op.getName().getStringRef() + "'");
+  }
+};
+
+struct BitVectorizePass : tic::impl::BitVectorizeBase<BitVectorizePass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    snode::SNodeLayout layout(module);
+    if (failed(layout.checkAllocated()))
+      return signalPassFailure();
+    bool failedAny = false;
+    module.walk([&](tc::KernelOp kernel) {
+      auto width = kernel->getAttrOfType<IntegerAttr>("tc.bit_vectorize");
+      if (!width)
+        return;
+      if (width.getInt() != kLanes) {
+        kernel.emitError("bit_vectorize(")
+            << width.getInt() << ") is not supported yet: only "
+            << "bit_vectorize(32) (32-bit words of 1-bit lanes)";
+        failedAny = true;
+        return;
+      }
+      SmallVector<tc::StructForOp> loops;
+      kernel.walk([&](tc::StructForOp sf) { loops.push_back(sf); });
+      if (loops.empty()) {
+        kernel.emitError("bit_vectorize(32) needs a loop over a 1-bit "
+                         "bit_array field (`for i, j in x`)");
+        failedAny = true;
+      }
+      for (tc::StructForOp sf : loops)
+        if (failed(vectorize(sf, layout)))
+          failedAny = true;
+    });
+    if (failedAny)
+      signalPassFailure();
+  }
+
+  LogicalResult vectorize(tc::StructForOp sf,
+                          const snode::SNodeLayout &layout) {
+    const snode::PlaceLayout *p = layout.lookupPlace(sf.getTarget());
+    if (!p || !p->isQuant() || !p->inBitArray)
+      return sf.emitError("bit_vectorize(32): the loop must be over a 1-bit "
+                          "field in a bit_array (this one is over '")
+             << sf.getTarget() << "')";
+    int64_t axis = p->parent->axes[0];
+    if (!isBitLaneField(p, axis))
+      return sf.emitError("bit_vectorize(32): '")
+             << sf.getTarget()
+             << "' must be a 1-bit field in a bit_array of 32 lanes in "
+                "32-bit words";
+    for (const snode::LevelAccess &lv : p->levels)
+      if (!snode::isAlwaysActive(lv.node->kind))
+        return sf.emitError("bit_vectorize(32) over a sparse path is not "
+                            "supported yet");
+    if (p->shape[axis] % kLanes != 0)
+      return sf.emitError("bit_vectorize(32): the extent of the vectorized "
+                          "axis must be a multiple of 32");
+    OpBuilder b(sf);
+    Location loc = sf.getLoc();
+    SmallVector<Value> lbs, ubs;
+    int64_t words = p->shape[axis] / kLanes;
+    for (auto [a, e] : llvm::enumerate(p->shape)) {
+      lbs.push_back(arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0));
+      ubs.push_back(arith::ConstantIntOp::create(
+          b, loc, b.getI32Type(), int64_t(a) == axis ? words : e));
+    }
+    auto pf = tc::ParallelForOp::create(b, loc, lbs, ubs);
+    Block *body = &pf.getBody().front();
+    OpBuilder ib = OpBuilder::atBlockEnd(body);
+    Vectorizer v(ib, layout, axis, words, body->getArgument(unsigned(axis)));
+    for (auto [k, iv] : llvm::enumerate(sf.getInductionVars())) {
+      Rep r;
+      if (int64_t(k) == axis) {
+        r.kind = Rep::Lane;
+      } else {
+        r.u = body->getArgument(unsigned(k));
+      }
+      v.map[iv] = r;
+    }
+    if (failed(v.block(sf.getBody().front(), nullptr))) {
+      pf.erase();
+      return failure();
+    }
+    tc::YieldOp::create(ib, loc);
+    sf.erase();
+    return success();
+  }
+};
+
+} // namespace
