@@ -98,6 +98,8 @@ public:
       : b(b), layout(layout), axis(axis), words(words), w(w) {}
 
   DenseMap<Value, Rep> map;
+  /// The random words made for random(u32) lanes.
+  SmallVector<Operation *> randoms;
 
   /// Vectorizes the ops of `src` (a loop body or an scf.if region) at the
   /// builder's point; `yields` receives the mapped operands of its
@@ -166,13 +168,32 @@ private:
   Value plane(const Rep &r, unsigned k) {
     return k < r.planes.size() ? r.planes[k] : Value();
   }
+  /// Whether `v` is the constant word `c`.
+  static bool isWord(Value v, int64_t c) {
+    APInt x;
+    return matchPattern(v, m_ConstantInt(&x)) && x.getSExtValue() == c;
+  }
+  // Word operations, folding constant operands (so that planes a constant
+  // masks off are never computed: see `randoms`).
   Value andW(Location loc, Value a, Value c) {
+    if (isWord(a, 0) || isWord(c, -1))
+      return a;
+    if (isWord(c, 0) || isWord(a, -1))
+      return c;
     return arith::AndIOp::create(b, loc, a, c);
   }
   Value orW(Location loc, Value a, Value c) {
+    if (isWord(a, 0) || isWord(c, -1))
+      return c;
+    if (isWord(c, 0) || isWord(a, -1))
+      return a;
     return arith::OrIOp::create(b, loc, a, c);
   }
   Value xorW(Location loc, Value a, Value c) {
+    if (isWord(c, 0))
+      return a;
+    if (isWord(a, 0))
+      return c;
     return arith::XOrIOp::create(b, loc, a, c);
   }
   Value notW(Location loc, Value a) { return xorW(loc, a, ones(loc)); }
@@ -525,6 +546,24 @@ private:
       }
       return success();
     }
+    if (auto rnd = dyn_cast<tc::RandomOp>(op)) {
+      // 32 random bits per lane: 32 random words. Those no result needs
+      // (`random(u32) & 3` keeps two) are dropped at the end: the lanes'
+      // bits are as random either way.
+      if (!rnd.getType().isInteger(32))
+        return fail(&op, "a random float (use random(u32) and integer "
+                         "operations)");
+      Rep r;
+      r.kind = Rep::Vec;
+      r.hi = 0xffffffffu;
+      for (int k = 0; k < 32; ++k) {
+        auto word = tc::RandomOp::create(b, loc, b.getI32Type());
+        randoms.push_back(word);
+        r.planes.push_back(word);
+      }
+      map[rnd.getResult()] = r;
+      return success();
+    }
     if (auto al = dyn_cast<memref::AllocaOp>(op)) {
       if (al.getType().getRank() != 0)
         return fail(&op, "a local array");
@@ -630,6 +669,10 @@ struct BitVectorizePass : tic::impl::BitVectorizeBase<BitVectorizePass> {
     }
     tc::YieldOp::create(ib, loc);
     sf.erase();
+    // Random words no plane ended up using.
+    for (Operation *r : v.randoms)
+      if (r->use_empty())
+        r->erase();
     return success();
   }
 };
