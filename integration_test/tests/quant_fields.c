@@ -4,71 +4,8 @@
 #include "quant_fields.h"
 #define LAST_ERROR quant_fields_last_error
 #include "common.h"
+#include "quant_ref.h"
 
-#include <stdint.h>
-
-/* The low n bits of v, sign- or zero-extended. */
-static int64_t wrap(int64_t v, int n, int is_signed) {
-  uint64_t m = n == 64 ? ~0ull : (1ull << n) - 1, u = (uint64_t)v & m;
-  if (is_signed && (u >> (n - 1)) & 1)
-    return (int64_t)(u | ~m);
-  return (int64_t)u;
-}
-
-/* quant.fixed: the integer nearest to the exact x / s (ties away from
- * zero), wrapped; decoding is float(i) * float(s) in f32. The quotient is
- * decided exactly: x = ma 2^(ea-53), s = ms 2^(es-53) with integer ma, ms. */
-__extension__ typedef __int128 i128;
-static int64_t fixed_enc(float x, double s, int n, int is_signed) {
-  int ea, es, d;
-  double fa = frexp(fabs((double)x), &ea), fs = frexp(s, &es);
-  i128 num = (i128)ldexp(fa, 53), den = (i128)ldexp(fs, 53), r;
-  if (fa == 0.0)
-    return 0;
-  d = ea - es;
-  if (d < -60)
-    return 0;
-  if (d >= 0)
-    num <<= d;
-  else
-    den <<= -d;
-  r = (2 * num + den) / (2 * den);
-  return wrap(x < 0 ? -(int64_t)r : (int64_t)r, n, is_signed);
-}
-static float fixed_dec(int64_t i, double s) { return (float)i * (float)s; }
-static float fixed_rt(float x, double s, int n, int is_signed) {
-  return fixed_dec(fixed_enc(x, s, n, is_signed), s);
-}
-
-/* quant.float(exp: E, frac: F): d = F - signed digit bits, bias 2^(E-1)-1;
- * the magnitude rounds to d digits (ties away from zero, a carry bumps the
- * exponent); a stored exponent <= 0 is +0. Returns the decoded value. */
-static float float_rt(float x, int E, int F, int is_signed) {
-  int d = F - (is_signed ? 1 : 0), bias = (1 << (E - 1)) - 1, e2;
-  double a = fabs((double)x), fr, m;
-  long S;
-  if (!is_signed && x < 0)
-    a = 0; /* not tested */
-  if (a == 0 || !(fabsf(x) >= 1.17549435e-38f))
-    return 0.0f;      /* zero, or an f32 subnormal */
-  fr = frexp(a, &e2); /* a = fr 2^e2, fr in [0.5, 1) */
-  m = floor((2 * fr - 1) * ldexp(1.0, d) + 0.5); /* digits, rounded */
-  S = (long)(e2 - 1) + bias;
-  if (m >= ldexp(1.0, d)) {
-    m = 0;
-    ++S;
-  }
-  if (S <= 0)
-    return 0.0f;
-  a = ldexp(1.0 + m / ldexp(1.0, d), (int)(S - bias));
-  return (float)(x < 0 ? -a : a);
-}
-
-static uint32_t fbits(float f) {
-  uint32_t u;
-  memcpy(&u, &f, 4);
-  return u;
-}
 #define EXPECT_F(got, want)                                                    \
   do {                                                                         \
     float g_ = (got), w_ = (want);                                             \

@@ -6,30 +6,7 @@
 #include "quant_shared.h"
 #define LAST_ERROR quant_shared_last_error
 #include "common.h"
-
-#include <stdint.h>
-
-static void shared_rt(const float *x, float *out, int n, int E, int F) {
-  int p = F - 1, bias = (1 << (E - 1)) - 1, i, emax = -1000, e;
-  for (i = 0; i < n; ++i)
-    if (x[i] != 0.0f && fabsf(x[i]) >= 1.17549435e-38f) {
-      frexp((double)x[i], &e);
-      if (e - 1 > emax)
-        emax = e - 1;
-    }
-  for (i = 0; i < n; ++i) {
-    double q, d;
-    if (emax == -1000 || emax + bias <= 0) {
-      out[i] = x[i] < 0 ? -0.0f : 0.0f;
-      continue;
-    }
-    q = ldexp(1.0, emax - p + 1);
-    d = floor(fabs((double)x[i]) / q + 0.5);
-    if (d > ldexp(1.0, p) - 1)
-      d = ldexp(1.0, p) - 1;
-    out[i] = (float)(x[i] < 0 ? -d * q : d * q);
-  }
-}
+#include "quant_ref.h"
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
 static uint32_t next(void) {

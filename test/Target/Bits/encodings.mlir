@@ -7,7 +7,7 @@
 // RUN: %tic-opt %s --tic-lower-bits --convert-math-to-llvm --convert-arith-to-llvm --convert-func-to-llvm --reconcile-unrealized-casts -o %t/enc.mlir
 // RUN: mlir-translate --mlir-to-llvmir %t/enc.mlir -o %t/enc.ll
 // RUN: llc -O2 -filetype=obj -relocation-model=pic %t/enc.ll -o %t/enc.o
-// RUN: %cc -std=c99 -O1 -Wall -Wextra -Werror %S/Inputs/encodings_driver.c %t/enc.o -lm -o %t/enc
+// RUN: %cc -std=c99 -O1 -Wall -Wextra -Werror -I %S/../../../integration_test/tests %S/Inputs/encodings_driver.c %t/enc.o -lm -o %t/enc
 // RUN: %t/enc | FileCheck %s
 // CHECK: extract/insert: ok
 // CHECK: fixed: ok

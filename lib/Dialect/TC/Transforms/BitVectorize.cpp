@@ -297,6 +297,23 @@ private:
     return success();
   }
 
+  /// A load or store of `field` at `in`: the field must be a 1-bit lane
+  /// field along the vectorized axis, indexed there by j + `off`.
+  LogicalResult laneAccess(Operation *op, StringRef field, ValueRange in,
+                           SmallVector<Value> &idx, int64_t &off) {
+    if (!isBitLaneField(layout.lookupPlace(field), axis))
+      return fail(op, (isa<tc::LoadOp>(op) ? "a load of '" : "a store to '") +
+                          field +
+                          "' (only 1-bit fields in 32-lane bit_arrays "
+                          "along the vectorized axis)");
+    int pos;
+    if (failed(indices(op, in, idx, pos, off)))
+      return failure();
+    if (pos != int(axis))
+      return fail(op, "an access not indexed by the vectorized index");
+    return success();
+  }
+
   LogicalResult one(Operation &op) {
     Location loc = op.getLoc();
     auto kindOf = [&](Value v) { return map[v].kind; };
@@ -399,38 +416,24 @@ private:
     }
 
     if (auto ld = dyn_cast<tc::LoadOp>(op)) {
-      const snode::PlaceLayout *p = layout.lookupPlace(ld.getField());
-      if (!isBitLaneField(p, axis))
-        return fail(&op, "a load of '" + ld.getField() +
-                             "' (only 1-bit fields in 32-lane bit_arrays "
-                             "along the vectorized axis)");
       SmallVector<Value> idx;
-      int pos;
       int64_t off = 0;
-      if (failed(indices(&op, ld.getIndices(), idx, pos, off)))
+      if (failed(laneAccess(&op, ld.getField(), ld.getIndices(), idx, off)))
         return failure();
-      if (pos != int(axis))
-        return fail(&op, "a load not indexed by the vectorized index");
-      map[ld.getResult()] = bit(laneWord(loc, ld, idx, unsigned(pos), off));
+      map[ld.getResult()] = bit(laneWord(loc, ld, idx, unsigned(axis), off));
       return success();
     }
     if (auto st = dyn_cast<tc::StoreOp>(op)) {
-      const snode::PlaceLayout *p = layout.lookupPlace(st.getField());
-      if (!isBitLaneField(p, axis))
-        return fail(&op, "a store to '" + st.getField() +
-                             "' (only 1-bit fields in 32-lane bit_arrays "
-                             "along the vectorized axis)");
       SmallVector<Value> idx;
-      int pos;
       int64_t off = 0;
-      if (failed(indices(&op, st.getIndices(), idx, pos, off)))
+      if (failed(laneAccess(&op, st.getField(), st.getIndices(), idx, off)))
         return failure();
-      if (pos != int(axis) || off != 0)
+      if (off != 0)
         return fail(&op, "a store to another element than the loop's own");
       std::optional<Rep> v = asVec(st.getValue(), loc);
       if (!v)
         return fail(&op, "storing the vectorized index");
-      idx[pos] = arith::MulIOp::create(b, loc, w, i32c(loc, kLanes));
+      idx[axis] = arith::MulIOp::create(b, loc, w, i32c(loc, kLanes));
       auto s = tc::StoreOp::create(b, loc, v->planes[0], st.getFieldAttr(), idx,
                                    st.getCompAttr());
       s->setAttr(tc::kWholeWordAttrName, b.getUnitAttr());

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "quant_ref.h" /* wrap, fixed_enc: integration_test/tests */
+
 int32_t ext_s(int16_t w);
 int64_t ext_u(int16_t w);
 int16_t ins(int32_t v, int16_t w);
@@ -38,36 +40,6 @@ static uint32_t bits_of(float f) {
   uint32_t u;
   memcpy(&u, &f, sizeof u);
   return u;
-}
-
-/* Wraps v to n bits, two's complement (signed) or not. */
-static int64_t wrap(int64_t v, int n, int is_signed) {
-  uint64_t m = (n == 64) ? ~0ull : ((1ull << n) - 1);
-  uint64_t u = (uint64_t)v & m;
-  if (is_signed && (u >> (n - 1)) & 1)
-    return (int64_t)(u | ~m);
-  return (int64_t)u;
-}
-
-/* fixed encode: the integer nearest to the exact quotient x / scale, ties
- * away from zero, wrapped. Exact in integers: |x| = ma * 2^(ea - 53) and
- * scale = ms * 2^(es - 53), so round(|x| / scale) = floor((2 num + den) /
- * (2 den)) with num / den = ma * 2^ea / (ms * 2^es). */
-static int64_t fixed_enc(float x, double scale, int n, int is_signed) {
-  int ea, es, d;
-  double fa = frexp(fabs((double)x), &ea), fs = frexp(scale, &es);
-  __int128 num = (__int128)ldexp(fa, 53), den = (__int128)ldexp(fs, 53), r;
-  if (fa == 0.0)
-    return 0;
-  d = ea - es;
-  if (d < -60)
-    return 0; /* below scale / 2^59: rounds to 0 */
-  if (d >= 0)
-    num <<= d;
-  else
-    den <<= -d;
-  r = (2 * num + den) / (2 * den);
-  return wrap(x < 0 ? -(int64_t)r : (int64_t)r, n, is_signed);
 }
 
 /* quant.float: the value of stored exponent e and digits d (e >= 1), and
