@@ -75,7 +75,7 @@ int main(int argc, char **argv) {
   if (life_bytes_create(&opts, &ref) != TC_OK)
     return 1;
   size_t cells = (size_t)(n * n);
-  int32_t *bits = malloc(cells * sizeof *bits);
+  uint32_t *bits = malloc(cells * sizeof *bits);
   uint8_t *bytes = malloc(cells), *want = malloc(cells);
   if (!bits || !bytes || !want)
     return 1;

@@ -362,6 +362,7 @@ void Generator::bindLocal(const tsema::LocalVar *var, const RV &init) {
 
 void Generator::genKernel(ModuleOp module, const tsema::CheckedFunction &k) {
   curKernel = &k;
+  bitVectorized = false;
   gradReported.clear();
   SourceRange krange = k.decl ? k.decl->range : SourceRange();
   curLoc = loc(krange);

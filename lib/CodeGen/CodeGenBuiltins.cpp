@@ -467,6 +467,7 @@ RV Generator::genBuiltin(const tast::CallExpr &e) {
     if (k && w && w->constValue)
       k->setAttr("tc.bit_vectorize",
                  b.getI32IntegerAttr(int32_t(w->constValue->i)));
+    bitVectorized = true;
     return convTo(RV(), e.type);
   }
   default:

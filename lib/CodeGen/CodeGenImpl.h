@@ -500,6 +500,9 @@ private:
   bool guarding = false; // inside beginGuard/endGuard
   unsigned inlineDepth = 0;
   const tsema::CheckedFunction *curKernel = nullptr;
+  /// The kernel began with bit_vectorize(N): its accesses get no bounds or
+  /// range checks (tic-bit-vectorize computes whole words; docs/quant.md).
+  bool bitVectorized = false;
   std::set<const tsema::FieldInfo *> gradReported;
 };
 

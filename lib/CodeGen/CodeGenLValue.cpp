@@ -205,7 +205,7 @@ bool Generator::refineLValue(LV &lv, const tast::Expr *e) {
 }
 
 scf::IfOp Generator::beginGuard(const LV &lv, ArrayRef<ST> resultTypes) {
-  if (!opts.checkBounds || guarding || lv.k == LV::Local)
+  if (!opts.checkBounds || guarding || lv.k == LV::Local || bitVectorized)
     return {};
   Value ok;
   std::string what;
@@ -318,7 +318,7 @@ RV Generator::loadLV(const LV &lv) {
 /// overflow for a float. NaN and infinities fail too. Integers wrap, which
 /// is defined: not checked.
 void Generator::checkQuantRange(const tsema::FieldInfo *f, Value x) {
-  if (!opts.debug || !isa<FloatType>(x.getType()))
+  if (!opts.debug || bitVectorized || !isa<FloatType>(x.getType()))
     return;
   const tic::Type *e = f->elemType;
   if (auto *v = tic::dyn_cast<tic::VectorType>(e))

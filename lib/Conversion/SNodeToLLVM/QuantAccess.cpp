@@ -57,8 +57,6 @@ struct QuantField {
   bool shared() const { return expOffset >= 0; }
 
   int64_t wordBits() const { return word.getIntOrFloatBitWidth(); }
-  /// The field's bits are all of the word's.
-  bool wholeWord() const { return !laneShift && width == wordBits(); }
 };
 
 Value iconst(OpBuilder &b, Location loc, Type t, int64_t v) {

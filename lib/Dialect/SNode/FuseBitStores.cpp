@@ -157,7 +157,6 @@ struct FuseBitStoresPass : tic::impl::FuseBitStoresBase<FuseBitStoresPass> {
     fused.setExclusive(exclusive);
     for (StoreOp st : g.stores)
       st.erase();
-    numFused += g.stores.size();
   }
 };
 

@@ -46,9 +46,6 @@ def FuseBitStores : Pass<"tic-fuse-bit-stores", "::mlir::ModuleOp"> {
            "Merge the stores of every quantized field (false: only those "
            "of shared-exponent components, which the semantics needs)">
   ];
-  let statistics = [
-    Statistic<"numFused", "num-fused", "Stores merged into store_fields">
-  ];
 }
 
 def PrintSNodeLayout : Pass<"tic-print-snode-layout", "::mlir::ModuleOp"> {

@@ -100,10 +100,6 @@ def DemoteAtomics : Pass<"tic-demote-atomics", "::mlir::ModuleOp"> {
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect"];
-  let statistics = [
-    Statistic<"numDemoted", "num-demoted", "Atomics demoted to load/op/store">,
-    Statistic<"numKept", "num-kept", "Atomics kept">
-  ];
 }
 
 def BitVectorize : Pass<"tic-bit-vectorize", "::mlir::ModuleOp"> {
@@ -141,10 +137,6 @@ def DemoteBitStores : Pass<"tic-demote-bit-stores", "::mlir::ModuleOp"> {
       has the same key expressions. A bit_array's word holds several
       elements, so its stores keep their loops.
   }];
-  let statistics = [
-    Statistic<"numExclusive", "num-exclusive", "Stores marked exclusive">,
-    Statistic<"numShared", "num-shared", "Stores left to CAS loops">
-  ];
 }
 
 def LowerFieldAccess : Pass<"tic-lower-field-access", "::mlir::ModuleOp"> {

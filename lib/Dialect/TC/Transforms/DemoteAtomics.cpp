@@ -273,14 +273,11 @@ struct DemoteAtomicsPass : tic::impl::DemoteAtomicsBase<DemoteAtomicsPass> {
           }
           if (demotable)
             toDemote.push_back(op);
-          else
-            ++numKept;
         });
       }
     }
     for (Operation *op : toDemote)
       demote(op);
-    numDemoted += toDemote.size();
   }
 };
 } // namespace

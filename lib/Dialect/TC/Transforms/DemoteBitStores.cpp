@@ -66,12 +66,8 @@ struct DemoteBitStoresPass
       const snode::PlaceLayout *p = layout.lookupPlace(store.getField());
       if (!p || !p->isQuant())
         return;
-      if (exclusive(store, wordOf(layout, store.getField()), layout)) {
+      if (exclusive(store, wordOf(layout, store.getField()), layout))
         store->setAttr(tc::kExclusiveAttrName, UnitAttr::get(ctx));
-        ++numExclusive;
-      } else {
-        ++numShared;
-      }
     });
   }
 
