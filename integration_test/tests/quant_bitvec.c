@@ -102,6 +102,17 @@ int main(void) {
     }
   compare("majority", b, 1, N - 1);
 
+  memset(got, 0, sizeof got);
+  CHECK(quant_bitvec_y_write(ctx, got, N * N));
+  CHECK(quant_bitvec_even_rows(ctx));
+  CHECK(quant_bitvec_y_read(ctx, got, N * N));
+  for (i = 0; i < N; ++i)
+    for (j = 0; j < N - 1; ++j) {
+      uint32_t s = a[i * N + j] + (i % 2 == 0 ? a[i * N + j + 1] : 0);
+      b[i * N + j] = s == 1;
+    }
+  compare("even rows", b, 0, N - 1);
+
   quant_bitvec_destroy(ctx);
   if (tic_test_failures)
     return 1;

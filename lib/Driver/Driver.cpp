@@ -105,6 +105,9 @@ bool tic::codegen::runBackend(const sema::CheckedModule &checked,
   }
 
   MLIRContext ctx(MLIRContext::Threading::DISABLED);
+  // Diagnostics name the source construct; the IR of the op that reported
+  // them is for tic-opt, not for users.
+  ctx.printOpOnDiagnostic(false);
   DiagBridge bridge(ctx, diags);
   CodeGenOptions cg;
   cg.debug = options.debug;

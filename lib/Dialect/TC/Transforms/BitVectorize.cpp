@@ -297,6 +297,95 @@ private:
     return success();
   }
 
+  /// The variables a uniform scf.if `n` assigned in its branches (`after`,
+  /// from `before`): each one's words become extra results of the if (a
+  /// new if with the same regions), and the variable takes them.
+  LogicalResult mergeVars(scf::IfOp &n, const DenseMap<Value, Rep> &before,
+                          DenseMap<Value, Rep> (&after)[2], Value zero) {
+    auto same = [](const Rep &x, const Rep &y) {
+      return x.kind == y.kind && x.u == y.u && x.planes == y.planes;
+    };
+    SmallVector<Value> changed;
+    for (auto *m : {&after[0], &after[1]})
+      for (auto &[var, rep] : *m) {
+        auto it = before.find(var);
+        if ((it == before.end() || !same(it->second, rep)) &&
+            !llvm::is_contained(changed, var))
+          changed.push_back(var);
+      }
+    if (changed.empty())
+      return success();
+    SmallVector<Type> types(n.getResultTypes());
+    SmallVector<Value> extra[2];
+    SmallVector<std::pair<Value, Rep>> merged;
+    for (Value var : changed) {
+      Rep r[2];
+      for (int k = 0; k < 2; ++k) {
+        auto it = after[k].find(var);
+        if (it == after[k].end()) {
+          auto bt = before.find(var);
+          if (bt == before.end())
+            return fail(n, "a variable declared in only one branch and used "
+                           "after it");
+          r[k] = bt->second;
+        } else {
+          r[k] = it->second;
+        }
+      }
+      Rep out;
+      if (r[0].kind == Rep::Uniform && r[1].kind == Rep::Uniform) {
+        types.push_back(r[0].u.getType());
+        extra[0].push_back(r[0].u);
+        extra[1].push_back(r[1].u);
+        out.u = Value(); // set from the results below
+      } else {
+        if (r[0].kind == Rep::Lane || r[1].kind == Rep::Lane ||
+            r[0].kind != r[1].kind)
+          return fail(n, "a variable that is lane-independent in one branch "
+                         "and not in the other");
+        out.kind = Rep::Vec;
+        out.hi = std::max(r[0].hi, r[1].hi);
+        size_t np = std::max(r[0].planes.size(), r[1].planes.size());
+        for (size_t p = 0; p < np; ++p) {
+          types.push_back(b.getI32Type());
+          for (int k = 0; k < 2; ++k)
+            extra[k].push_back(p < r[k].planes.size() ? r[k].planes[p] : zero);
+        }
+        out.planes.resize(np);
+      }
+      merged.push_back({var, out});
+    }
+    // The same if with the extra results.
+    auto m = scf::IfOp::create(b, n.getLoc(), types, n.getCondition(),
+                               /*withElseRegion=*/true);
+    for (int k = 0; k < 2; ++k) {
+      Region &from = k ? n.getElseRegion() : n.getThenRegion();
+      Region &to = k ? m.getElseRegion() : m.getThenRegion();
+      to.takeBody(from);
+      auto y = cast<scf::YieldOp>(to.front().getTerminator());
+      SmallVector<Value> ops(y.getOperands());
+      ops.append(extra[k]);
+      y->setOperands(ops);
+    }
+    unsigned base = n.getNumResults();
+    n.replaceAllUsesWith(m.getResults().take_front(base));
+    for (auto &[o, rep] : map)
+      if (rep.kind == Rep::Uniform && rep.u && rep.u.getDefiningOp() == n)
+        rep.u = m.getResult(cast<OpResult>(rep.u).getResultNumber());
+    n.erase();
+    n = m;
+    unsigned at = base;
+    for (auto &[var, rep] : merged) {
+      if (rep.kind == Rep::Uniform)
+        rep.u = m.getResult(at++);
+      else
+        for (Value &p : rep.planes)
+          p = m.getResult(at++);
+      vars[var] = rep;
+    }
+    return success();
+  }
+
   /// A load or store of `field` at `in`: the field must be a 1-bit lane
   /// field along the vectorized axis, indexed there by j + `off`.
   LogicalResult laneAccess(Operation *op, StringRef field, ValueRange in,
@@ -529,6 +618,11 @@ private:
                          "bitwise operators)");
       auto n = scf::IfOp::create(b, loc, ifOp.getResultTypes(), c.u,
                                  /*withElseRegion=*/true);
+      // Each branch starts from the variables as they are; what they assign
+      // leaves the if as extra results (merged below).
+      DenseMap<Value, Rep> before = vars, after[2];
+      Value zero = zeroW(loc);
+      int side = 0;
       for (auto [src, dst] :
            {std::pair(&ifOp.getThenRegion(), &n.getThenRegion()),
             std::pair(&ifOp.getElseRegion(), &n.getElseRegion())}) {
@@ -538,16 +632,19 @@ private:
         OpBuilder::InsertionGuard g(b);
         b.setInsertionPointToEnd(db);
         SmallVector<Value> ys;
+        vars = before;
         if (!src->empty() && failed(block(src->front(), &ys)))
           return failure();
         scf::YieldOp::create(b, loc, ys);
+        after[side++] = vars;
       }
+      vars = before;
       for (auto [o, nr] : llvm::zip(ifOp.getResults(), n.getResults())) {
         Rep r;
         r.u = nr;
         map[o] = r;
       }
-      return success();
+      return mergeVars(n, before, after, zero);
     }
     if (auto rnd = dyn_cast<tc::RandomOp>(op)) {
       // 32 random bits per lane: 32 random words. Those no result needs
@@ -574,9 +671,8 @@ private:
       return success();
     }
     if (auto st = dyn_cast<memref::StoreOp>(op)) {
-      if (!st.getMemRef().getDefiningOp<memref::AllocaOp>() ||
-          st.getMemRef().getParentRegion() != op.getParentRegion())
-        return fail(&op, "a local variable assigned in a nested block");
+      if (!st.getMemRef().getDefiningOp<memref::AllocaOp>())
+        return fail(&op, "a store to memory other than a local variable");
       vars[st.getMemRef()] = map[st.getValue()];
       return success();
     }
