@@ -392,7 +392,6 @@ std::string snodeCall(const sema::SNode &n) {
   switch (n.kind) {
   case sema::SNode::Kind::BitStruct:
     s += "bits: " + std::to_string(n.bits);
-    if (n.sharedExponent) s += ", shared_exponent: true";
     break;
   case sema::SNode::Kind::BitArray:
     s += axesText(n.axes) + ", " + shapeText(n.shape) +
@@ -413,11 +412,15 @@ void layoutLines(const sema::SNode &n, unsigned depth,
   std::string line(2 * depth, ' ');
   if (!n.letName.empty()) line += n.letName + " = ";
   line += snodeCall(n);
-  if (!n.places.empty()) {
+  // One .place() per run of places with the same shared_exponent.
+  for (size_t i = 0; i < n.places.size();) {
+    bool shared = n.places[i]->sharedExponent;
     line += ".place(";
-    for (size_t i = 0; i < n.places.size(); ++i)
-      line += (i ? ", " : "") + n.places[i]->name;
-    line += ")";
+    size_t j = i;
+    for (; j < n.places.size() && n.places[j]->sharedExponent == shared; ++j)
+      line += (j > i ? ", " : "") + n.places[j]->name;
+    line += shared ? ", shared_exponent: true)" : ")";
+    i = j;
   }
   out.push_back(line);
   for (const auto &c : n.children) layoutLines(*c, depth + 1, out);
