@@ -2,17 +2,13 @@
 #include "quant_bitvec.h"
 #define LAST_ERROR quant_bitvec_last_error
 #include "common.h"
+#include "quant_ref.h"
 
 #define N 256
 static uint32_t a[N * N], b[N * N], got[N * N];
 
 static uint64_t rng = 0x243F6A8885A308D3ull;
-static uint32_t next(void) {
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return (uint32_t)(rng >> 32);
-}
+static uint32_t next(void) { return xorshift32(&rng); }
 
 /* One B3/S23 step inside the dead border (rows 0 and N-1, columns outside
    [32, N - 32)), as life() does; cells outside stay as they were in `out`. */

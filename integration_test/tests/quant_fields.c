@@ -17,12 +17,7 @@
   } while (0)
 
 static uint64_t rng = 88172645463325252ull;
-static uint32_t next(void) {
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return (uint32_t)(rng >> 32);
-}
+static uint32_t next(void) { return xorshift32(&rng); }
 
 static tc_ndarray nd(float *p, int64_t n) {
   tc_ndarray a;

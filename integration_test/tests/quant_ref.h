@@ -100,4 +100,12 @@ static inline void shared_rt(const float *x, float *out, int n, int E, int F) {
   }
 }
 
+/* A xorshift64 stream for test inputs: the next 32 bits of *state. */
+static inline uint32_t xorshift32(uint64_t *state) {
+  *state ^= *state << 13;
+  *state ^= *state >> 7;
+  *state ^= *state << 17;
+  return (uint32_t)(*state >> 32);
+}
+
 #endif

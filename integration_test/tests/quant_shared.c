@@ -9,12 +9,7 @@
 #include "quant_ref.h"
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
-static uint32_t next(void) {
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return (uint32_t)(rng >> 32);
-}
+static uint32_t next(void) { return xorshift32(&rng); }
 static float rnd(void) {
   float m = ldexpf((float)(next() >> 8) / 16777216.0f, (int)(next() % 24) - 12);
   return (next() & 1) ? -m : m;

@@ -57,12 +57,7 @@
   } while (0)
 
 static uint64_t rng = 0x2545F4914F6CDD1Dull;
-static uint32_t next(void) {
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return (uint32_t)(rng >> 32);
-}
+static uint32_t next(void) { return xorshift32(&rng); }
 
 static tc_ndarray nd(void *p, tc_dtype t, int64_t n0, int64_t n1) {
   tc_ndarray a;
