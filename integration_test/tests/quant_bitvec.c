@@ -109,6 +109,36 @@ int main(void) {
     }
   compare("even rows", b, 0, N - 1);
 
+  /* Sparse: xs has cells in the blocks with bi + bj even only. */
+  {
+    int32_t blocks = -1;
+    CHECK(quant_bitvec_seed_sparse(ctx));
+    CHECK(quant_bitvec_life_sparse(ctx));
+    CHECK(quant_bitvec_ys_read(ctx, got, N * N));
+    for (i = 0; i < N; ++i)
+      for (j = 0; j < N; ++j)
+        a[i * N + j] = ((i / 64 + j / 64) % 2 == 0) && (i * 7 + j * 13) % 5 < 2;
+    memset(b, 0, sizeof b);
+    /* Only the words of active xs blocks are visited. */
+    for (i = 1; i < N - 1; ++i)
+      for (j = 32; j < N - 32; ++j) {
+        uint32_t c = 0;
+        int di, dj;
+        if ((i / 64 + j / 64) % 2 != 0)
+          continue;
+        for (di = -1; di <= 1; ++di)
+          for (dj = -1; dj <= 1; ++dj)
+            if (di || dj)
+              c += a[(i + di) * N + j + dj];
+        b[i * N + j] = c == 3 || (c == 2 && a[i * N + j]);
+      }
+    compare("sparse life", b, 0, N);
+    /* ys got blocks where xs had them (every such block has a word inside
+       the border): 8 of 16. */
+    CHECK(quant_bitvec_count_ys_blocks(ctx, &blocks));
+    EXPECT_TRUE(blocks == 8);
+  }
+
   quant_bitvec_destroy(ctx);
   if (tic_test_failures)
     return 1;

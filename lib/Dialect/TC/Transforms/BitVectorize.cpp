@@ -2,8 +2,9 @@
 //
 // QuanTaichi's bit-array vectorization (docs/quant.md): in a kernel marked
 // `tc.bit_vectorize = 32` (`bit_vectorize(32);`), a struct-for over a 1-bit
-// field in a 32-lane bit_array becomes a parallel loop over its words. Each
-// iteration computes the 32 lanes of its word at once:
+// field in a 32-lane bit_array becomes a parallel loop over its words (on a
+// sparse path, a struct-for over the bit_array's parent, whose cells are the
+// words). Each iteration computes the 32 lanes of its word at once:
 //
 //  * a 1-bit load `x[i + a, j + c]` (j the vectorized index) is the word of
 //    lanes j + c: one word load when c is a multiple of 32, else two
@@ -733,24 +734,45 @@ struct BitVectorizePass : tic::impl::BitVectorizeBase<BitVectorizePass> {
              << sf.getTarget()
              << "' must be a 1-bit field in a bit_array of 32 lanes in "
                 "32-bit words";
-    for (const snode::LevelAccess &lv : p->levels)
-      if (!snode::isAlwaysActive(lv.node->kind))
-        return sf.emitError("bit_vectorize(32) over a sparse path is not "
-                            "supported yet");
+    bool sparse = llvm::any_of(p->levels, [](const snode::LevelAccess &lv) {
+      return !snode::isAlwaysActive(lv.node->kind);
+    });
     if (p->shape[axis] % kLanes != 0)
       return sf.emitError("bit_vectorize(32): the extent of the vectorized "
                           "axis must be a multiple of 32");
     OpBuilder b(sf);
     Location loc = sf.getLoc();
-    SmallVector<Value> lbs, ubs;
     int64_t words = p->shape[axis] / kLanes;
-    for (auto [a, e] : llvm::enumerate(p->shape)) {
-      lbs.push_back(arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0));
-      ubs.push_back(arith::ConstantIntOp::create(
-          b, loc, b.getI32Type(), int64_t(a) == axis ? words : e));
+    Operation *loop;
+    Block *body;
+    if (sparse) {
+      // One iteration per word: a struct-for over the bit_array's parent,
+      // whose cells are the words (tic-lower-struct-for visits the active
+      // ones; reads of inactive words give 0, stores activate).
+      const snode::NodeLayout *words_ = p->parent->parent;
+      if (!words_ || words_->cellIndexShape.size() != p->shape.size() ||
+          words_->cellIndexShape[axis] != words)
+        return sf.emitError("bit_vectorize(32) over this sparse layout is not "
+                            "supported yet (the bit_array needs a parent whose "
+                            "cells are its words)");
+      auto w = tc::StructForOp::create(b, loc, words_->name, false, nullptr,
+                                       nullptr, nullptr);
+      body = new Block();
+      w.getBody().push_back(body);
+      for (size_t k = 0; k < p->shape.size(); ++k)
+        body->addArgument(b.getI32Type(), loc);
+      loop = w;
+    } else {
+      SmallVector<Value> lbs, ubs;
+      for (auto [a, e] : llvm::enumerate(p->shape)) {
+        lbs.push_back(arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0));
+        ubs.push_back(arith::ConstantIntOp::create(
+            b, loc, b.getI32Type(), int64_t(a) == axis ? words : e));
+      }
+      auto pf = tc::ParallelForOp::create(b, loc, lbs, ubs);
+      body = &pf.getBody().front();
+      loop = pf;
     }
-    auto pf = tc::ParallelForOp::create(b, loc, lbs, ubs);
-    Block *body = &pf.getBody().front();
     OpBuilder ib = OpBuilder::atBlockEnd(body);
     Vectorizer v(ib, layout, axis, words, body->getArgument(unsigned(axis)));
     for (auto [k, iv] : llvm::enumerate(sf.getInductionVars())) {
@@ -763,7 +785,7 @@ struct BitVectorizePass : tic::impl::BitVectorizeBase<BitVectorizePass> {
       v.map[iv] = r;
     }
     if (failed(v.block(sf.getBody().front(), nullptr))) {
-      pf.erase();
+      loop->erase();
       return failure();
     }
     tc::YieldOp::create(ib, loc);
