@@ -34,8 +34,8 @@ void buildTargetNeutralPipeline(mlir::OpPassManager &pm,
 
 /// Adds the passes that take a module of tc kernels + snode trees down to
 /// the LLVM dialect (ready for mlir::translateModuleToLLVMIR / tic::emitCPU):
-///   tic-lift-control-flow, tic-allocate-layout, tic-demote-atomics,
-///   tic-demote-bit-stores, tic-lower-struct-for, tic-split-index-set,
+///   tic-lift-control-flow, tic-allocate-layout, tic-bit-vectorize,
+///   tic-demote-atomics, tic-demote-bit-stores, tic-lower-struct-for, tic-split-index-set,
 ///   tic-lower-field-access, [cse], tic-snode-access-cse, [canonicalize,
 ///   cse], tic-fuse-bit-stores, tic-outline-tasks, tic-privatize-reductions,
 ///   convert-snode-to-llvm, tic-lower-bits, convert-tc-to-llvm,
