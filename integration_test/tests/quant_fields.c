@@ -6,16 +6,6 @@
 #include "common.h"
 #include "quant_ref.h"
 
-#define EXPECT_F(got, want)                                                    \
-  do {                                                                         \
-    float g_ = (got), w_ = (want);                                             \
-    if (fbits(g_) != fbits(w_)) {                                              \
-      fprintf(stderr, "%s:%d: %s = %.9g, want %.9g\n", __FILE__, __LINE__,     \
-              #got, g_, w_);                                                   \
-      ++tic_test_failures;                                                     \
-    }                                                                          \
-  } while (0)
-
 static uint64_t rng = 88172645463325252ull;
 static uint32_t next(void) { return xorshift32(&rng); }
 

@@ -74,22 +74,26 @@ static inline uint32_t fbits(float f) {
   memcpy(&u, &f, 4);
   return u;
 }
-/* Shared exponent: n components of quant.float(exp: E, frac: F), signed.
- * p = F - 1 digit bits with an explicit leading one, E_max the largest
- * component's exponent, digits round(|x| / 2^(E_max - p + 1)) saturated at
- * 2^p - 1; decoded into out (which may be x). */
-static inline void shared_rt(const float *x, float *out, int n, int E, int F) {
-  int p = F - 1, bias = (1 << (E - 1)) - 1, i, emax = -1000, e;
+/* A shared-exponent group of n components of quant.float(exp: E, frac: F,
+ * signed: sg) (docs/quant.md): p = F - 1 digit bits when signed, F when
+ * unsigned, with an explicit leading one; E_max the largest unbiased f32
+ * exponent of the non-zero, normal components; stored exponent
+ * S = E_max + bias, all zero when S <= 0; digits round(|x| / 2^(E_max-p+1))
+ * (ties away from zero) saturated at 2^p - 1. out gets the decoded values. */
+static inline void shared_rt(const float *x, float *out, int n, int E, int F,
+                             int sg) {
+  int p = sg ? F - 1 : F, bias = (1 << (E - 1)) - 1, i, e, emax = 0, any = 0;
   for (i = 0; i < n; ++i)
-    if (x[i] != 0.0f && fabsf(x[i]) >= 1.17549435e-38f) {
+    if (fabsf(x[i]) >= 1.17549435e-38f) {
       frexp((double)x[i], &e);
-      if (e - 1 > emax)
+      if (!any || e - 1 > emax)
         emax = e - 1;
+      any = 1;
     }
   for (i = 0; i < n; ++i) {
     double q, d;
-    if (emax == -1000 || emax + bias <= 0) {
-      out[i] = x[i] < 0 ? -0.0f : 0.0f;
+    if (!any || emax + bias <= 0) {
+      out[i] = 0.0f;
       continue;
     }
     q = ldexp(1.0, emax - p + 1);
@@ -99,6 +103,16 @@ static inline void shared_rt(const float *x, float *out, int n, int E, int F) {
     out[i] = (float)(x[i] < 0 ? -d * q : d * q);
   }
 }
+/* Bit-exact float comparison (for drivers that include common.h first). */
+#define EXPECT_F(got, want)                                                    \
+  do {                                                                         \
+    float g_ = (got), w_ = (want);                                             \
+    if (fbits(g_) != fbits(w_)) {                                              \
+      fprintf(stderr, "%s:%d: %s = %.9g, want %.9g\n", __FILE__, __LINE__,     \
+              #got, g_, w_);                                                   \
+      ++tic_test_failures;                                                     \
+    }                                                                          \
+  } while (0)
 
 /* A xorshift64 stream for test inputs: the next 32 bits of *state. */
 static inline uint32_t xorshift32(uint64_t *state) {

@@ -54,7 +54,7 @@ int main(void) {
     CHECK(quant_shared_store_vel(ctx, a, N));
     for (k = 0; k < N; ++k) {
       CHECK(quant_shared_vel_get(ctx, k, got));
-      shared_rt(xs + 3 * k, want, 3, 6, 8);
+      shared_rt(xs + 3 * k, want, 3, 6, 8, 1);
       for (j = 0; j < 3; ++j)
         if (got[j] != want[j] && bad++ < 5)
           fprintf(stderr, "vel[%d][%d] = %.9g from %.9g, want %.9g\n", k, j,
@@ -87,7 +87,7 @@ int main(void) {
     CHECK(quant_shared_vel_get(ctx, k, cur));
     CHECK(quant_shared_store_x(ctx, k, x));
     cur[0] = x;
-    shared_rt(cur, want, 3, 6, 8);
+    shared_rt(cur, want, 3, 6, 8, 1);
     CHECK(quant_shared_vel_get(ctx, k, got));
     for (j = 0; j < 3; ++j)
       bad += got[j] != want[j];
@@ -102,7 +102,7 @@ int main(void) {
     CHECK(quant_shared_r_get(ctx, k, &rgb[0]));
     CHECK(quant_shared_g_get(ctx, k, &rgb[1]));
     CHECK(quant_shared_b_get(ctx, k, &rgb[2]));
-    shared_rt(xs + 3 * k, want, 3, 5, 9);
+    shared_rt(xs + 3 * k, want, 3, 5, 9, 1);
     for (j = 0; j < 3; ++j)
       if (rgb[j] != want[j] && bad++ < 5)
         fprintf(stderr, "rgb[%d][%d] = %.9g from %.9g, want %.9g\n", k, j,
@@ -114,20 +114,20 @@ int main(void) {
      loops: the adds happen one after the other, whatever their order). */
   {
     float st[3];
-    shared_rt(xs, st, 3, 5, 9); /* as store_rgb left word 0 */
+    shared_rt(xs, st, 3, 5, 9, 1); /* as store_rgb left word 0 */
     CHECK(quant_shared_r_set(ctx, 0, 0.5f));
     st[0] = 0.5f;
-    shared_rt(st, st, 3, 5, 9);
+    shared_rt(st, st, 3, 5, 9, 1);
     CHECK(quant_shared_g_set(ctx, 0, 0.0f));
     st[1] = 0.0f;
-    shared_rt(st, st, 3, 5, 9);
+    shared_rt(st, st, 3, 5, 9, 1);
     CHECK(quant_shared_b_set(ctx, 0, 0.0f));
     st[2] = 0.0f;
-    shared_rt(st, st, 3, 5, 9);
+    shared_rt(st, st, 3, 5, 9, 1);
     CHECK(quant_shared_add_g(ctx, 200));
     for (k = 0; k < 200; ++k) {
       st[1] += 1.0f;
-      shared_rt(st, st, 3, 5, 9);
+      shared_rt(st, st, 3, 5, 9, 1);
     }
     CHECK(quant_shared_r_get(ctx, 0, &v[0]));
     CHECK(quant_shared_g_get(ctx, 0, &v[1]));

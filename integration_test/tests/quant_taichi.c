@@ -15,16 +15,6 @@
 
 #define PI 3.14159265358979323846
 
-/* Bit-exact float comparison. */
-#define EXPECT_F(got, want)                                                    \
-  do {                                                                         \
-    float g_ = (got), w_ = (want);                                             \
-    if (fbits(g_) != fbits(w_)) {                                              \
-      fprintf(stderr, "%s:%d: %s = %.9g, want %.9g\n", __FILE__, __LINE__,     \
-              #got, g_, w_);                                                   \
-      ++tic_test_failures;                                                     \
-    }                                                                          \
-  } while (0)
 /* Value comparison (+0 == -0). */
 #define EXPECT_FV(got, want)                                                   \
   do {                                                                         \
@@ -70,35 +60,6 @@ static tc_ndarray nd(void *p, tc_dtype t, int64_t n0, int64_t n1) {
   return a;
 }
 
-/* A shared-exponent group of n components of quant.float(exp: E, frac: F,
- * signed: sg) (docs/quant.md): p = F - 1 digit bits when signed, F when
- * unsigned, with an explicit leading one; E_max the largest unbiased f32
- * exponent of the non-zero, normal components; stored exponent
- * S = E_max + bias, all zero when S <= 0; digits round(|x| / 2^(E_max-p+1))
- * (ties away from zero) saturated at 2^p - 1. out gets the decoded values. */
-static void shared_ref(const float *x, float *out, int n, int E, int F,
-                       int sg) {
-  int p = sg ? F - 1 : F, bias = (1 << (E - 1)) - 1, i, e, emax = 0, any = 0;
-  for (i = 0; i < n; ++i)
-    if (fabsf(x[i]) >= 1.17549435e-38f) {
-      frexp((double)x[i], &e);
-      if (!any || e - 1 > emax)
-        emax = e - 1;
-      any = 1;
-    }
-  for (i = 0; i < n; ++i) {
-    double q, d;
-    if (!any || emax + bias <= 0) {
-      out[i] = 0.0f;
-      continue;
-    }
-    q = ldexp(1.0, emax - p + 1);
-    d = floor(fabs((double)x[i]) / q + 0.5);
-    if (d > ldexp(1.0, p) - 1)
-      d = ldexp(1.0, p) - 1;
-    out[i] = (float)(x[i] < 0 ? -d * q : d * q);
-  }
-}
 /* A store to component k (Python-scope x[None] = v, or an atomic's
    result): the others keep their decoded values, the group re-encodes. */
 static void shared_store(float *st, int k, float v, int E, int F, int sg) {
@@ -106,7 +67,7 @@ static void shared_store(float *st, int k, float v, int E, int F, int sg) {
   t[0] = st[0];
   t[1] = st[1];
   t[k] = v;
-  shared_ref(t, st, 2, E, F, sg);
+  shared_rt(t, st, 2, E, F, sg);
 }
 
 /* The eight (physical, compute, bits) programs of test_bitpacked_fields. */
@@ -239,7 +200,7 @@ int main(void) {
     float in[2], want[2];
     in[0] = (float)(3 * k);
     in[1] = (float)(2 * k);
-    shared_ref(in, want, 2, 5, 10, 1);
+    shared_rt(in, want, 2, 5, 10, 1);
     CHECK(quant_taichi_mt_p_get(ctx, k, &f));
     EXPECT_FV(f, want[0]);
     EXPECT_FV(f, 3 * k);
@@ -693,7 +654,7 @@ int main(void) {
     in_[0] = (x);                                                              \
     in_[1] = (y);                                                              \
     CHECK(foo(ctx, in_[0], in_[1]));                                           \
-    shared_ref(in_, st, 2, E, 12, 0);                                          \
+    shared_rt(in_, st, 2, E, 12, 0);                                           \
   } while (0)
 #define SE_INC(da, db)                                                         \
   do {                                                                         \
@@ -857,7 +818,7 @@ int main(void) {
           x[1] = float_rt(q[1], 6, 13, 1);
           break;
         default:
-          shared_ref(q, x, 2, 6, 13, 1);
+          shared_rt(q, x, 2, 6, 13, 1);
           break;
         }
         if (fabs(px[step] - x[0]) > maxd)
