@@ -100,6 +100,34 @@ int main(void) {
     EXPECT_TRUE(bad == 0);
   }
 
+  /* The raw words: rfx's 12-bit codes at bits [0, 12), rufx's 10-bit ones
+     at [12, 22) of each 32-bit word (the xs stored last). */
+  {
+    static uint32_t words[4096];
+    CHECK(quant_fields_store_rfx(ctx, nd(xs, 4096), 4096));
+    CHECK(quant_fields_rfx_words_read(ctx, words, 4096));
+    for (k = 0, bad = 0; k < 4096; ++k) {
+      uint32_t want = ((uint32_t)fixed_enc(xs[k], s12, 12, 1) & 0xfffu) |
+                      (((uint32_t)fixed_enc(xs[k], s10, 10, 0) & 0x3ffu) << 12);
+      if (words[k] != want && bad++ < 5)
+        fprintf(stderr, "word %d: %08x, want %08x\n", k, words[k], want);
+    }
+    EXPECT_TRUE(bad == 0);
+    /* Written back shifted by one element, the decoded values follow. */
+    for (k = 0; k < 4096; ++k)
+      got1[k] = fixed_rt(xs[(k + 1) % 4096], s12, 12, 1);
+    memmove(words, words + 1, 4095 * sizeof *words);
+    words[4095] = (uint32_t)fixed_enc(xs[0], s12, 12, 1) & 0xfffu;
+    words[4095] |= ((uint32_t)fixed_enc(xs[0], s10, 10, 0) & 0x3ffu) << 12;
+    CHECK(quant_fields_rufx_words_write(ctx, words, 4096));
+    CHECK(quant_fields_load_rfx(ctx, nd(got2, 4096), nd(xs, 4096), 4096));
+    for (k = 0, bad = 0; k < 4096; ++k)
+      bad += fbits(got2[k]) != fbits(got1[k]);
+    EXPECT_TRUE(bad == 0);
+    EXPECT_STATUS(TC_ERR_INVALID_ARGUMENT,
+                  quant_fields_rfx_words_read(ctx, words, 4095));
+  }
+
   /* Fig. 8 layouts through the C accessors. */
   for (k = 0; k < 8; ++k) {
     CHECK(quant_fields_a6_set(ctx, k, 29 * k - 100));
@@ -122,6 +150,17 @@ int main(void) {
   for (k = 0; k < 16; ++k) {
     CHECK(quant_fields_c4_get(ctx, k, &i32v));
     EXPECT_TRUE(i32v == wrap(5 * k - 40, 4, 1));
+  }
+  /* A bit_array's words: 4 lanes of 4 bits, lane 0 lowest. */
+  {
+    uint16_t w16[4];
+    CHECK(quant_fields_c4_words_read(ctx, w16, 4));
+    for (k = 0; k < 4; ++k) {
+      uint16_t want = 0;
+      for (j = 0; j < 4; ++j)
+        want |= (uint16_t)((wrap(5 * (4 * k + j) - 40, 4, 0) & 0xf) << (4 * j));
+      EXPECT_TRUE(w16[k] == want);
+    }
   }
   /* An atomic add returns the old value and wraps inside its lane. */
   CHECK(quant_fields_c4_set(ctx, 5, 7));

@@ -101,6 +101,19 @@ struct FieldDesc {
   int64_t numScalars() const { return numElements() * value.components(); }
   bool hasAccessors() const { return value.kind != ValueDesc::Kind::Struct; }
   bool hasBulk() const { return hasAccessors() && !unbounded; }
+  /// Quantized fields: the bits of a container word (8, 16, 32, 64; 0 for
+  /// fields of plain bytes) and the index space of the words (the field's
+  /// shape, the bit_array axis divided by its lanes): MODULE_f_words_read /
+  /// _words_write copy the raw words.
+  unsigned wordBits = 0;
+  std::vector<int64_t> wordShape;
+  int64_t numWords() const {
+    int64_t n = 1;
+    for (int64_t s : wordShape)
+      n *= s;
+    return n;
+  }
+  bool hasWords() const { return wordBits != 0 && hasBulk(); }
 };
 
 struct ConstantDesc {

@@ -837,12 +837,21 @@ LogicalResult LengthOp::verifySymbolUses(SymbolTableCollection &tables) {
 
 /// Field `name` exists, `comp` is one of its components, and `type` (when
 /// given) is that component's type.
+Type tic::snode::getWordType(PlaceOp place) {
+  auto parent = dyn_cast<SNodeContainerOpInterface>(place->getParentOp());
+  if (!parent || !isBitContainer(parent.getKind()))
+    return {};
+  auto bits = parent->getAttrOfType<IntegerAttr>("bits");
+  return bits ? IntegerType::get(place.getContext(), bits.getInt()) : Type();
+}
+
 /// `lane`: whether the access gives a lane (std::nullopt: an op that has
 /// none, snode.place_ptr, which needs a place of plain bytes).
 static LogicalResult verifyFieldComponent(Operation *op, StringRef name,
                                           int64_t comp, Type type,
                                           SymbolTableCollection &tables,
-                                          std::optional<bool> lane) {
+                                          std::optional<bool> lane,
+                                          bool word = false) {
   PlaceOp place = lookupPlace(op, name, &tables);
   if (!place)
     return op->emitOpError("references unknown field '") << name << "'";
@@ -859,6 +868,17 @@ static LogicalResult verifyFieldComponent(Operation *op, StringRef name,
     return op->emitOpError("component ")
            << comp << " out of range: field '" << name << "' has "
            << place.getNumComponents() << " components";
+  if (word) {
+    // The whole container word.
+    Type w = getWordType(place);
+    if (!w)
+      return op->emitOpError("'whole_word' on field '")
+             << name << "', which is not in a bit_struct or bit_array";
+    if (type != w)
+      return op->emitOpError("type ") << type << " is not the " << w
+                                      << " word of field '" << name << "'";
+    return success();
+  }
   if (type && type != place.getComponentType(comp))
     return op->emitOpError("type ")
            << type << " does not match component " << comp << " of field '"
@@ -868,11 +888,12 @@ static LogicalResult verifyFieldComponent(Operation *op, StringRef name,
 
 LogicalResult LoadOp::verifySymbolUses(SymbolTableCollection &tables) {
   return verifyFieldComponent(*this, getField(), getComp(), getType(), tables,
-                              bool(getLane()));
+                              bool(getLane()), getWholeWord());
 }
 LogicalResult StoreOp::verifySymbolUses(SymbolTableCollection &tables) {
   return verifyFieldComponent(*this, getField(), getComp(),
-                              getValue().getType(), tables, bool(getLane()));
+                              getValue().getType(), tables, bool(getLane()),
+                              getWholeWord());
 }
 LogicalResult StoreFieldsOp::verify() {
   if (getValues().empty())

@@ -314,7 +314,8 @@ LogicalResult StructForOp::verifySymbolUses(SymbolTableCollection &tables) {
 static LogicalResult verifyFieldAccess(Operation *op, StringRef field,
                                        ValueRange indices, int64_t comp,
                                        Type valueType,
-                                       SymbolTableCollection &tables) {
+                                       SymbolTableCollection &tables,
+                                       bool word = false) {
   snode::PlaceOp place = snode::lookupPlace(op, field, &tables);
   if (!place) return op->emitOpError("references unknown field '") << field << "'";
   unsigned rank = snode::getIndexRank(place);
@@ -325,6 +326,15 @@ static LogicalResult verifyFieldAccess(Operation *op, StringRef field,
     return op->emitOpError("component ") << comp << " out of range: field '"
            << field << "' has " << place.getNumComponents() << " components";
   Type expected = place.getComponentType(comp);
+  if (word) {
+    // tc.word: the whole container word of the element.
+    expected = snode::getWordType(place);
+    if (!expected)
+      return op->emitOpError("'")
+             << kWholeWordAttrName << "' on field '" << field
+             << "', which is not in a bit_struct or "
+                "bit_array";
+  }
   if (valueType != expected)
     return op->emitOpError("type ") << valueType << " does not match component "
            << comp << " of field '" << field << "' (" << expected << ")";
@@ -341,11 +351,13 @@ static LogicalResult verifyAtomicKind(Operation *op, AtomicKind kind, Type t) {
 
 LogicalResult LoadOp::verifySymbolUses(SymbolTableCollection &tables) {
   return verifyFieldAccess(*this, getField(), getIndices(), getComp(),
-                           getType(), tables);
+                           getType(), tables,
+                           (*this)->hasAttr(kWholeWordAttrName));
 }
 LogicalResult StoreOp::verifySymbolUses(SymbolTableCollection &tables) {
   return verifyFieldAccess(*this, getField(), getIndices(), getComp(),
-                           getValue().getType(), tables);
+                           getValue().getType(), tables,
+                           (*this)->hasAttr(kWholeWordAttrName));
 }
 LogicalResult AtomicRMWOp::verifySymbolUses(SymbolTableCollection &tables) {
   return verifyFieldAccess(*this, getField(), getIndices(), getComp(),

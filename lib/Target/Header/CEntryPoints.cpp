@@ -549,6 +549,53 @@ void Generator::genField(const FieldDesc &f) {
       LLVM::ReturnOp::create(b, loc, takeStatus(b, c));
     }
   }
+  if (f.hasWords()) {
+    // The raw container words of a quantized field (__tic_words_read_f /
+    // __tic_words_write_f over the words' index space).
+    unsigned wrank = std::max<size_t>(1, f.wordShape.size());
+    for (const char *what : {"words_read", "words_write"}) {
+      std::string fnName = P + "_" + what;
+      auto fn = newFunction(fnName, i32, {ptrTy, ptrTy, i64}, b);
+      Value c = fn.getArgument(0), data = fn.getArgument(1),
+            count = fn.getArgument(2);
+      checkCtx(b, c, fnName);
+      Value bad = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, count,
+                                       cst(b, i64, f.numWords()));
+      returnIf(b, bad, [&](OpBuilder &tb) {
+        return fail(tb, c, kInvalidArgument,
+                    fnName + ": count is %llu, but field '" + f.name +
+                        "' has %lld words",
+                    {count, cst(tb, i64, f.numWords())});
+      });
+      bool read = std::string(what) == "words_read";
+      checkPtr(b, c, data, fnName, read ? "dst" : "src");
+      auto k = kernelFunc(ifaceutil::accessorName(what, f), false);
+      if (!k) {
+        LLVM::ReturnOp::create(b, loc, unsupported(b, c));
+        continue;
+      }
+      Type ndTy = ndarrayType();
+      Value arr =
+          LLVM::AllocaOp::create(b, loc, ptrTy, ndTy, cst(b, i64, 1), 8);
+      auto fieldPtr = [&](ArrayRef<LLVM::GEPArg> idx) {
+        return LLVM::GEPOp::create(b, loc, ptrTy, ndTy, arr, idx);
+      };
+      LLVM::StoreOp::create(b, loc, data, fieldPtr({0, abi::kNDData}));
+      LLVM::StoreOp::create(b, loc, cst(b, i32, wrank),
+                            fieldPtr({0, abi::kNDRank}));
+      for (unsigned d = 0; d < TC_NDARRAY_MAX_DIMS; ++d) {
+        int64_t e = d < f.wordShape.size() ? f.wordShape[d] : d == 0 ? 1 : 0;
+        LLVM::StoreOp::create(b, loc, cst(b, i64, e),
+                              fieldPtr({0, abi::kNDShape, int32_t(d)}));
+      }
+      LLVM::StoreOp::create(
+          b, loc,
+          cst(b, i32, iface::tcDTypeValue("u" + std::to_string(f.wordBits))),
+          fieldPtr({0, abi::kNDDType}));
+      LLVM::CallOp::create(b, loc, k, ValueRange{c, arr});
+      LLVM::ReturnOp::create(b, loc, takeStatus(b, c));
+    }
+  }
 }
 
 void Generator::genMisc() {

@@ -57,6 +57,12 @@ LogicalResult synthesizeInterface(ModuleOp module, const snode::SNodeLayout &lay
     for (unsigned a = 0; a < p.shape.size(); ++a)
       f.axes.push_back(std::string(1, "ijkl"[a % 4]));
     f.shape.assign(p.shape.begin(), p.shape.end());
+    if (p.isQuant()) {
+      f.wordBits = p.wordBits;
+      f.wordShape = f.shape;
+      if (p.inBitArray)
+        f.wordShape[p.parent->axes[0]] /= p.parent->shape[0];
+    }
     m.fields.push_back(std::move(f));
   }
   // Companions: "x.grad" / "x.dual" next to a field "x".
@@ -247,6 +253,58 @@ void GenerateFieldAccessorsPass::generate(ModuleOp module, const FieldDesc &f,
         DenseI64ArrayAttr::get(
             ctx, {p.baseOffset, p.numElements() * p.elementSize})));
     bulk = false;
+  }
+  // Raw container words (quantized fields): words_read / words_write over
+  // the words' index space, each word at the element of its lane 0.
+  if (f.hasWords() && p.isQuant()) {
+    Type wordTy = IntegerType::get(ctx, f.wordBits);
+    unsigned wrank = std::max<unsigned>(1, rank);
+    auto arrTy = tc::NDArrayType::get(ctx, wordTy, wrank);
+    int64_t lanes = 1, axis = -1;
+    if (p.inBitArray) {
+      axis = p.parent->axes[0];
+      lanes = p.parent->shape[0];
+    }
+    for (bool read : {true, false}) {
+      auto k = newKernel(
+          ifaceutil::accessorName(read ? "words_read" : "words_write", f),
+          {arrTy}, {});
+      Value arr = k.getBody().front().getArgument(0);
+      OpBuilder b = OpBuilder::atBlockEnd(&k.getBody().front());
+      auto visit = [&](OpBuilder &bb, ValueRange w) {
+        SmallVector<Value> idx(w), aidx(w);
+        if (rank == 0)
+          aidx.push_back(cI32(bb, 0));
+        if (axis >= 0)
+          idx[axis] =
+              arith::MulIOp::create(bb, loc, idx[axis], cI32(bb, lanes));
+        if (read) {
+          auto l = tc::LoadOp::create(bb, loc, wordTy, sym, idx,
+                                      bb.getI64IntegerAttr(0));
+          l->setAttr(tc::kWholeWordAttrName, bb.getUnitAttr());
+          tc::NDArrayStoreOp::create(bb, loc, l, arr, aidx);
+        } else {
+          Value v = tc::NDArrayLoadOp::create(bb, loc, wordTy, arr, aidx);
+          auto st = tc::StoreOp::create(bb, loc, v, sym, idx,
+                                        bb.getI64IntegerAttr(0));
+          st->setAttr(tc::kWholeWordAttrName, bb.getUnitAttr());
+        }
+      };
+      if (rank == 0) {
+        visit(b, {});
+      } else {
+        SmallVector<Value> lbs, ubs;
+        for (int64_t e : f.wordShape) {
+          lbs.push_back(cI32(b, 0));
+          ubs.push_back(cI32(b, e));
+        }
+        auto pf = tc::ParallelForOp::create(b, loc, lbs, ubs);
+        OpBuilder bb = OpBuilder::atBlockEnd(&pf.getBody().front());
+        visit(bb, SmallVector<Value>(pf.getBody().front().getArguments()));
+        tc::YieldOp::create(bb, loc);
+      }
+      tc::ReturnOp::create(b, loc, ValueRange{});
+    }
   }
   if (!bulk && !clear) return;
 

@@ -488,6 +488,17 @@ ModuleInterface describeModule(const sema::CheckedModule &cm,
     for (sema::Axis a : f.axes) d.axes.push_back(std::string(1, a < 4 ? "ijkl"[a] : 'x'));
     d.unbounded = f.unbounded;
     if (!f.unbounded) d.shape = f.shape;
+    if (f.place &&
+        (f.place->kind == sema::SNode::Kind::BitStruct ||
+         f.place->kind == sema::SNode::Kind::BitArray) &&
+        !f.unbounded) {
+      d.wordBits = f.place->bits;
+      d.wordShape = d.shape;
+      if (f.place->kind == sema::SNode::Kind::BitArray &&
+          !f.place->axes.empty() && !f.place->shape.empty() &&
+          size_t(f.place->axes[0]) < d.wordShape.size())
+        d.wordShape[f.place->axes[0]] /= f.place->shape[0];
+    }
     d.needsGrad = f.needsGrad;
     d.needsDual = f.needsDual;
     if (f.primal) d.primal = f.primal->name;
@@ -578,6 +589,11 @@ void finalizeNames(ModuleInterface &m) {
       for (const char *s : {"_get", "_set"}) claim(M + "_" + f.cName + s, what);
     if (f.hasBulk())
       for (const char *s : {"_read", "_write"}) claim(M + "_" + f.cName + s, what);
+    if (f.hasWords()) {
+      for (const char *s : {"_words_read", "_words_write"})
+        claim(M + "_" + f.cName + s, what);
+      claim(U + "_" + macroCase(f.cName) + "_WORDS", what);
+    }
     for (const char *s : {"_NDIM", "_SIZE", "_SHAPE"})
       claim(U + "_" + macroCase(f.cName) + s, what);
   }
@@ -766,6 +782,16 @@ void emitHeader(const ModuleInterface &m, std::ostream &os) {
         os << "}\n";
       }
       os << "#define " << FU << "_SIZE " << f.numScalars() << " /* scalars */\n";
+      if (f.hasWords()) {
+        // The packed container words, as stored (docs/quant.md).
+        std::string W = "uint" + std::to_string(f.wordBits) + "_t";
+        os << "tc_status " << P << "_words_read(" << ctx << ", " << W
+           << " *dst, size_t count);\n";
+        os << "tc_status " << P << "_words_write(" << ctx << ", const " << W
+           << " *src, size_t count);\n";
+        os << "#define " << FU << "_WORDS " << f.numWords() << " /* "
+           << f.wordBits << "-bit container words */\n";
+      }
     } else {
       os << "#define " << FU << "_NDIM " << f.ndim() << "\n";
     }

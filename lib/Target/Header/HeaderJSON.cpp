@@ -122,6 +122,14 @@ void emitModuleJSON(const ModuleInterface &m, std::ostream &os) {
             j.attribute("snode", f.snodePath);
             j.attribute("accessors", f.hasAccessors());
             j.attribute("bulk", f.hasBulk());
+            if (f.wordBits) {
+              // Quantized: the container words (MODULE_f_words_read).
+              j.attribute("word_bits", int64_t(f.wordBits));
+              j.attributeArray("word_shape", [&] {
+                for (int64_t s : f.wordShape)
+                  j.value(s);
+              });
+            }
           });
       });
       j.attributeArray("kernels", [&] {
@@ -267,6 +275,11 @@ bool parseModuleJSON(const std::string &text, ModuleInterface &m,
       f.primal = str(*o, "primal");
       f.grad = str(*o, "grad");
       f.snodePath = str(*o, "snode");
+      f.wordBits = unsigned(o->getInteger("word_bits").value_or(0));
+      if (const auto *a = o->getArray("word_shape"))
+        for (const auto &x : *a)
+          if (auto i = x.getAsInteger())
+            f.wordShape.push_back(*i);
       m.fields.push_back(std::move(f));
     }
   if (const auto *ks = root->getArray("kernels"))

@@ -129,6 +129,10 @@ inline int64_t getBitmaskOffset(int64_t numCells, int64_t cellSize) {
 inline bool isBitContainer(SNodeKind kind) {
   return kind == SNodeKind::BitStruct || kind == SNodeKind::BitArray;
 }
+class PlaceOp;
+/// The container word type (i8..i64) of a place in a bit_struct or
+/// bit_array; null for places of plain bytes.
+mlir::Type getWordType(PlaceOp place);
 /// Whether the cells of the kind come from a memory pool of the node
 /// (snode.alloc_cell / free_cell): pointer cells, dynamic chunks, hash
 /// entries.
