@@ -73,7 +73,7 @@ for b in bench_stream bench_reduce bench_stencil bench_julia bench_mpm88_8k benc
          bench_nbody bench_nbody_atomic bench_sparse_diffusion \
          bench_sparse_diffusion_noopt bench_mpm_sparse_8k bench_mpm_sparse_64k \
          bench_quant bench_quant_nofusion bench_quant_nodemotion bench_quant_noopt \
-         bench_quant_saxpy; do
+         bench_quant_saxpy bench_life; do
   echo "== $b"
   if [ ! -x "$BENCH_BIN/$b" ]; then
     echo "   (not built)"; echo "MISSING $b" >> "$LOG"; continue
