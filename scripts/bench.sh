@@ -87,7 +87,7 @@ TAICHI_NOTE=""
 if [ "$TAICHI" = 1 ] && python3 -c "import taichi" >/dev/null 2>&1; then
   echo "== taichi $(python3 -c 'import taichi; print(taichi.__version__)' 2>/dev/null | tail -n1)"
   TARGS=(--reps "$REPS" --warmup "$WARMUP" --threads "$THREADS")
-  for s in stream stencil julia nbody sparse_diffusion; do
+  for s in stream stencil julia nbody sparse_diffusion life; do
     (cd bench/taichi && python3 "$s.py" "${TARGS[@]}" 2>&1) | grep '^TAICHI' | tee -a "$LOG" || true
   done
   (cd bench/taichi && python3 mpm88.py "${TARGS[@]}" --np 8192 --ng 128 --dt 2e-4 2>&1) | grep '^TAICHI' | tee -a "$LOG" || true
