@@ -254,6 +254,33 @@ void GenerateFieldAccessorsPass::generate(ModuleOp module, const FieldDesc &f,
             ctx, {p.baseOffset, p.numElements() * p.elementSize})));
     bulk = false;
   }
+  // Builds a kernel whose body visits every index of `shape`: `visit(b,
+  // idx)` inside a tc.parallel_for over it (or once for a 0-D field).
+  auto overIndexSpace =
+      [&](tc::KernelOp k, ArrayRef<int64_t> shape,
+          llvm::function_ref<void(OpBuilder &, ValueRange)> visit) {
+        OpBuilder b = OpBuilder::atBlockEnd(&k.getBody().front());
+        if (rank == 0) {
+          visit(b, {});
+        } else {
+          SmallVector<Value> lbs, ubs;
+          for (int64_t s : shape) {
+            lbs.push_back(cI32(b, 0));
+            ubs.push_back(cI32(b, s));
+          }
+          auto pf = tc::ParallelForOp::create(b, loc, lbs, ubs);
+          OpBuilder bb = OpBuilder::atBlockEnd(&pf.getBody().front());
+          visit(bb, SmallVector<Value>(pf.getBody().front().getArguments()));
+          tc::YieldOp::create(bb, loc);
+        }
+        tc::ReturnOp::create(b, loc, ValueRange{});
+      };
+  auto overElements =
+      [&](tc::KernelOp k,
+          llvm::function_ref<void(OpBuilder &, ValueRange)> visit) {
+        overIndexSpace(k, p.shape, visit);
+      };
+
   // Raw container words (quantized fields): words_read / words_write over
   // the words' index space, each word at the element of its lane 0.
   if (f.hasWords() && p.isQuant()) {
@@ -270,8 +297,7 @@ void GenerateFieldAccessorsPass::generate(ModuleOp module, const FieldDesc &f,
           ifaceutil::accessorName(read ? "words_read" : "words_write", f),
           {arrTy}, {});
       Value arr = k.getBody().front().getArgument(0);
-      OpBuilder b = OpBuilder::atBlockEnd(&k.getBody().front());
-      auto visit = [&](OpBuilder &bb, ValueRange w) {
+      overIndexSpace(k, f.wordShape, [&](OpBuilder &bb, ValueRange w) {
         SmallVector<Value> idx(w), aidx(w);
         if (rank == 0)
           aidx.push_back(cI32(bb, 0));
@@ -289,46 +315,10 @@ void GenerateFieldAccessorsPass::generate(ModuleOp module, const FieldDesc &f,
                                         bb.getI64IntegerAttr(0));
           st->setAttr(tc::kWholeWordAttrName, bb.getUnitAttr());
         }
-      };
-      if (rank == 0) {
-        visit(b, {});
-      } else {
-        SmallVector<Value> lbs, ubs;
-        for (int64_t e : f.wordShape) {
-          lbs.push_back(cI32(b, 0));
-          ubs.push_back(cI32(b, e));
-        }
-        auto pf = tc::ParallelForOp::create(b, loc, lbs, ubs);
-        OpBuilder bb = OpBuilder::atBlockEnd(&pf.getBody().front());
-        visit(bb, SmallVector<Value>(pf.getBody().front().getArguments()));
-        tc::YieldOp::create(bb, loc);
-      }
-      tc::ReturnOp::create(b, loc, ValueRange{});
+      });
     }
   }
   if (!bulk && !clear) return;
-
-  // Builds a kernel whose body visits every element: `visit(b, idx)` inside
-  // a tc.parallel_for over the shape (or once for a 0-D field).
-  auto overElements = [&](tc::KernelOp k,
-                          llvm::function_ref<void(OpBuilder &, ValueRange)> visit) {
-    OpBuilder b = OpBuilder::atBlockEnd(&k.getBody().front());
-    if (rank == 0) {
-      visit(b, {});
-    } else {
-      SmallVector<Value> lbs, ubs;
-      for (int64_t s : p.shape) {
-        lbs.push_back(cI32(b, 0));
-        ubs.push_back(cI32(b, s));
-      }
-      auto pf = tc::ParallelForOp::create(b, loc, lbs, ubs);
-      OpBuilder bb = OpBuilder::atBlockEnd(&pf.getBody().front());
-      SmallVector<Value> ivs(pf.getBody().front().getArguments());
-      visit(bb, ivs);
-      tc::YieldOp::create(bb, loc);
-    }
-    tc::ReturnOp::create(b, loc, ValueRange{});
-  };
 
   if (bulk) {
     auto arrTy = tc::NDArrayType::get(ctx, comps.front(), rank + 1);
