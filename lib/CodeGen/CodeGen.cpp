@@ -216,6 +216,10 @@ void Generator::genPlace(const tsema::FieldInfo *f) {
         SmallVector<Attribute>(ts.size(), quantAttrOf(b.getContext(), q))));
     place.setSharedExponent(f->sharedExponent);
   }
+  // needs_grad: the adjoint's place, for tic-reverse-mode.
+  if (f->grad && !f->primal)
+    place->setAttr(tic::ad::ADDialect::kGradAttrName,
+                   FlatSymbolRefAttr::get(b.getContext(), f->grad->name));
 }
 
 void Generator::genSNode(const tsema::SNode *n) {
@@ -351,6 +355,12 @@ void Generator::bindLocal(const tsema::LocalVar *var, const RV &init) {
     bd.mem = true;
     for (size_t i = 0; i < v.size(); ++i) {
       Value m = allocaFor(v.ts[i]);
+      // The source name, for diagnostics of later passes (autodiff).
+      m.getDefiningOp()->setAttr(
+          "tc.name",
+          b.getStringAttr(v.size() == 1
+                              ? var->name
+                              : var->name + "[" + std::to_string(i) + "]"));
       memref::StoreOp::create(b, curLoc, v.v[i], m, ValueRange{});
       bd.vals.push_back(m);
     }
@@ -363,11 +373,8 @@ void Generator::bindLocal(const tsema::LocalVar *var, const RV &init) {
 void Generator::genKernel(ModuleOp module, const tsema::CheckedFunction &k) {
   curKernel = &k;
   bitVectorized = false;
-  gradReported.clear();
   SourceRange krange = k.decl ? k.decl->range : SourceRange();
   curLoc = loc(krange);
-  if (!k.gradOf.empty())
-    unsupported(krange, "a custom gradient kernel (@grad_of)");
 
   SmallVector<mlir::Type> ins;
   SmallVector<Attribute> argAttrs;
@@ -428,6 +435,13 @@ void Generator::genKernel(ModuleOp module, const tsema::CheckedFunction &k) {
   b.setInsertionPointToEnd(module.getBody());
   auto kop = tic::tc::KernelOp::create(b, curLoc, k.exportName,
                                        b.getFunctionType(ins, outs));
+  // Autodiff (docs/autodiff.md): tic-reverse-mode builds the adjoints.
+  if (k.differentiable)
+    kop->setAttr(tic::ad::ADDialect::kDifferentiableAttrName, b.getUnitAttr());
+  if (k.gradOfKernel)
+    kop->setAttr(
+        tic::ad::ADDialect::kGradOfAttrName,
+        FlatSymbolRefAttr::get(b.getContext(), k.gradOfKernel->exportName));
   Block *entry = &kop.getBody().front();
   b.setInsertionPointToEnd(entry);
   allocaBlock = entry;
@@ -493,10 +507,11 @@ OwningOpRef<ModuleOp> Generator::run() {
 //===----------------------------------------------------------------------===//
 
 void tic::codegen::loadCodeGenDialects(MLIRContext &ctx) {
-  ctx.loadDialect<
-      tic::tc::TCDialect, tic::snode::SNodeDialect, arith::ArithDialect,
-      math::MathDialect, cf::ControlFlowDialect, scf::SCFDialect,
-      memref::MemRefDialect, func::FuncDialect, LLVM::LLVMDialect>();
+  ctx.loadDialect<tic::tc::TCDialect, tic::snode::SNodeDialect,
+                  tic::ad::ADDialect, arith::ArithDialect, math::MathDialect,
+                  cf::ControlFlowDialect, scf::SCFDialect,
+                  memref::MemRefDialect, func::FuncDialect,
+                  LLVM::LLVMDialect>();
 }
 
 OwningOpRef<ModuleOp>

@@ -282,19 +282,6 @@ RV Generator::genName(const tast::NameExpr &e) {
 RV Generator::genIndex(const tast::IndexExpr &e) {
   using IK = tast::IndexExpr::IndexKind;
   if (e.indexKind == IK::Field || e.indexKind == IK::NDArray) {
-    if (e.indexKind == IK::Field && e.field && curKernel &&
-        !curKernel->noGrad && curKernel->gradOf.empty()) {
-      const tsema::FieldInfo *p = e.field->primal ? e.field->primal : e.field;
-      if ((p->needsGrad || p->needsDual) && !gradReported.count(p)) {
-        gradReported.insert(p);
-        error(e.range,
-              "automatic differentiation is not supported yet: kernel '" +
-                  curKernel->name + "' reads the differentiable field '" +
-                  p->name +
-                  "' and would need an adjoint (mark it @no_grad "
-                  "to compile it without one)");
-      }
-    }
     LV lv;
     if (!genLValue(&e, lv))
       return {};

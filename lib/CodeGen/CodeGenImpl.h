@@ -18,6 +18,7 @@
 #define TIC_LIB_CODEGEN_CODEGENIMPL_H
 
 #include "tic/CodeGen/CodeGen.h"
+#include "tic/Dialect/AD/ADDialect.h"
 #include "tic/Dialect/SNode/SNodeDialect.h"
 #include "tic/Dialect/TC/TCDialect.h"
 #include "tic/Frontend/AST.h"
@@ -503,7 +504,6 @@ private:
   /// The kernel began with bit_vectorize(N): its accesses get no bounds or
   /// range checks (tic-bit-vectorize computes whole words; docs/quant.md).
   bool bitVectorized = false;
-  std::set<const tsema::FieldInfo *> gradReported;
 };
 
 } // namespace detail

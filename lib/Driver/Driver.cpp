@@ -2,6 +2,7 @@
 #include "tic/Driver/Driver.h"
 #include "tic/CodeGen/CodeGen.h"
 #include "tic/Conversion/Pipeline.h"
+#include "tic/Dialect/AD/Passes.h"
 #include "tic/Dialect/SNode/Passes.h"
 #include "tic/Dialect/TC/Passes.h"
 #include "tic/Frontend/Diagnostics.h"
@@ -121,6 +122,9 @@ bool tic::codegen::runBackend(const sema::CheckedModule &checked,
   {
     PassManager lift(&ctx);
     lift.addPass(createLiftControlFlow());
+    // Reverse-mode adjoints of the differentiable kernels (docs/autodiff.md),
+    // on the structured tc kernels, before anything lowers them.
+    lift.addPass(createReverseMode());
     if (failed(lift.run(*module))) {
       if (!diags.hasErrors())
         diags.error(SourceRange(), "internal error: lifting control flow to "

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 
 using namespace tic;
@@ -286,6 +287,49 @@ std::unique_ptr<CheckedModule> Sema::run() {
       error(r, "@grad_of names unknown kernel '" + k->gradOf + "'");
     }
   }
+  // Which kernels get adjoints (spec section 8): a custom gradient replaces
+  // the generated one; it takes the parameters of its kernel.
+  std::map<const CheckedFunction *, const CheckedFunction *> customOf;
+  for (auto &k : mod->kernels) {
+    const CheckedFunction *t = k->gradOfKernel;
+    if (!t)
+      continue;
+    SourceRange r = k->decl ? k->decl->name.range : SourceRange();
+    if (t == k.get()) {
+      error(r, "@grad_of: kernel '" + k->name + "' cannot be its own gradient");
+      continue;
+    }
+    if (!t->gradOf.empty()) {
+      error(r, "@grad_of: '" + t->name + "' is itself a custom gradient");
+      continue;
+    }
+    auto [it, fresh] = customOf.emplace(t, k.get());
+    if (!fresh) {
+      error(r, "kernel '" + t->name + "' already has the custom gradient '" +
+                   it->second->name + "'");
+      continue;
+    }
+    std::vector<const CheckedFunction::Param *> a = k->runtimeParams(),
+                                                b = t->runtimeParams();
+    bool same = a.size() == b.size();
+    for (size_t i = 0; same && i < a.size(); ++i)
+      same = a[i]->type == b[i]->type;
+    if (!same) {
+      std::string sig;
+      for (size_t i = 0; i < b.size(); ++i)
+        sig += (i ? ", " : "") + typeName(b[i]->type);
+      error(r, "the custom gradient '" + k->name +
+                   "' must take the runtime "
+                   "parameters of '" +
+                   t->name + "' (" + sig + ")");
+    }
+  }
+  for (auto &k : mod->kernels) {
+    k->differentiable = !k->noGrad && k->gradOf.empty() &&
+                        !customOf.count(k.get()) &&
+                        accessesDifferentiableField(*k);
+    k->hasAdjoint = k->differentiable || customOf.count(k.get());
+  }
   if (!diags.hasErrors() && opts.checkCNames)
     checkCNames();
   if (diags.hasErrors())
@@ -296,6 +340,68 @@ std::unique_ptr<CheckedModule> Sema::run() {
 //===----------------------------------------------------------------------===//
 // Globals
 //===----------------------------------------------------------------------===//
+
+/// Whether `f` (or a func it calls) indexes a primal field declared
+/// needs_grad.
+static bool
+accessesDifferentiableField(const CheckedFunction &f,
+                            std::set<const CheckedFunction *> &seen) {
+  if (!f.body || !seen.insert(&f).second)
+    return false;
+  bool found = false;
+  auto visitExpr = [&](const Expr *e) {
+    forEachExpr(e, [&](const Expr *x) {
+      if (auto *ix = dyn_cast<IndexExpr>(x)) {
+        if (ix->indexKind == IndexExpr::IndexKind::Field && ix->field &&
+            !ix->field->primal && ix->field->needsGrad)
+          found = true;
+      } else if (auto *c = dyn_cast<CallExpr>(x)) {
+        if (c->callKind == CallExpr::CallKind::Func && c->func &&
+            accessesDifferentiableField(*c->func, seen))
+          found = true;
+      }
+    });
+  };
+  forEachStmt(f.body.get(), [&](const Stmt *s) {
+    switch (s->kind) {
+    case Stmt::Kind::Let:
+      visitExpr(static_cast<const LetStmt *>(s)->init.get());
+      break;
+    case Stmt::Kind::Var:
+      visitExpr(static_cast<const VarStmt *>(s)->init.get());
+      break;
+    case Stmt::Kind::If:
+      visitExpr(static_cast<const IfStmt *>(s)->cond.get());
+      break;
+    case Stmt::Kind::While:
+      visitExpr(static_cast<const WhileStmt *>(s)->cond.get());
+      break;
+    case Stmt::Kind::For:
+      visitExpr(static_cast<const ForStmt *>(s)->iterable.get());
+      break;
+    case Stmt::Kind::Return:
+      visitExpr(static_cast<const ReturnStmt *>(s)->value.get());
+      break;
+    case Stmt::Kind::Assign: {
+      auto *a = static_cast<const AssignStmt *>(s);
+      visitExpr(a->target.get());
+      visitExpr(a->value.get());
+      break;
+    }
+    case Stmt::Kind::ExprStmt:
+      visitExpr(static_cast<const ExprStmt *>(s)->expr.get());
+      break;
+    default:
+      break;
+    }
+  });
+  return found;
+}
+
+bool Sema::accessesDifferentiableField(const CheckedFunction &f) {
+  std::set<const CheckedFunction *> seen;
+  return ::accessesDifferentiableField(f, seen);
+}
 
 void Sema::collectGlobals() {
   auto add = [&](const std::string &name, SourceRange r, GlobalEntry e) -> GlobalEntry * {

@@ -120,6 +120,7 @@ public:
   const std::map<std::string, TemplateArg> *fixedParams = nullptr;
 
   // Declarations (Sema.cpp).
+  static bool accessesDifferentiableField(const CheckedFunction &f);
   void collectGlobals();
   void checkConstant(ast::ConstDecl &d);
   void checkStruct(ast::StructDecl &d);

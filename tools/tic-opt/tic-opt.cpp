@@ -22,6 +22,8 @@
 
 #include "tic/Conversion/Passes.h"
 #include "tic/Conversion/Pipeline.h"
+#include "tic/Dialect/AD/ADDialect.h"
+#include "tic/Dialect/AD/Passes.h"
 #include "tic/Dialect/Bits/BitsDialect.h"
 #include "tic/Dialect/Bits/Passes.h"
 #include "tic/Dialect/SNode/Passes.h"
@@ -36,7 +38,7 @@
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   registry.insert<tic::tc::TCDialect, tic::snode::SNodeDialect,
-                  tic::bits::BitsDialect,
+                  tic::bits::BitsDialect, tic::ad::ADDialect,
                   mlir::func::FuncDialect, mlir::arith::ArithDialect,
                   mlir::math::MathDialect, mlir::memref::MemRefDialect,
                   mlir::cf::ControlFlowDialect, mlir::scf::SCFDialect,
@@ -58,6 +60,7 @@ int main(int argc, char **argv) {
 
   tic::registerTCPasses();
   tic::registerBitsPasses();
+  tic::registerADPasses();
   tic::registerSNodePasses();
   tic::registerTicConversionPasses();
   tic::registerCPULoweringPipeline();

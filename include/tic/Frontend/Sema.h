@@ -346,6 +346,12 @@ struct CheckedFunction {
   bool noGrad = false;                     // @no_grad
   std::string gradOf;                      // @grad_of(k): k's name
   const CheckedFunction *gradOfKernel = nullptr;
+  /// Kernels: gets a generated reverse-mode adjoint (MODULE_<k>_grad): it
+  /// reads or writes a needs_grad field, directly or in a func it calls,
+  /// and is neither @no_grad nor a @grad_of custom gradient.
+  bool differentiable = false;
+  /// Kernels: has an adjoint, generated or a @grad_of kernel's.
+  bool hasAdjoint = false;
   ast::BlockPtr body;                      // checked, annotated (see top)
   std::vector<std::unique_ptr<LocalVar>> locals; // every LocalVar of body
   /// Runtime (non-template) parameters in order: what the C entry takes.

@@ -168,6 +168,13 @@ private:
   // --- generators -----------------------------------------------------------
   void genContext();
   void genKernel(const KernelDesc &k);
+  /// MODULE_<name>: checks the C arguments, calls `kfn`; with `replay`,
+  /// records the launch on the tape while one is recorded.
+  void genEntry(const KernelDesc &k, LLVM::LLVMFuncOp kfn,
+                const std::string &fnName, bool withResult,
+                LLVM::LLVMFuncOp replay);
+  LLVM::LLVMFuncOp genReplay(const KernelDesc &k, LLVM::LLVMFuncOp gfn);
+  Type tapeArgsType(LLVM::LLVMFuncOp kfn, const KernelDesc &k);
   void genField(const FieldDesc &f);
   void genMisc();
   /// With the module attribute tic.denormals ("flush" | "preserve"): saves
@@ -318,13 +325,82 @@ void Generator::genContext() {
 void Generator::genKernel(const KernelDesc &k) {
   LLVM::LLVMFuncOp kfn = kernelFunc(k.symbol, /*required=*/true);
   if (!kfn) return;
-  const std::string &fnName = k.cFunction;
+  if (!k.hasGrad) {
+    genEntry(k, kfn, k.cFunction, k.hasResult, nullptr);
+    return;
+  }
+  // The adjoint (tic-reverse-mode's @k_grad), its C entry, and the thunk
+  // the tape replays it through.
+  LLVM::LLVMFuncOp gfn = kernelFunc(k.symbol + "_grad", /*required=*/true);
+  if (!gfn)
+    return;
+  LLVM::LLVMFuncOp replay = genReplay(k, gfn);
+  genEntry(k, kfn, k.cFunction, k.hasResult, replay);
+  genEntry(k, gfn, k.cFunction + "_grad", /*withResult=*/false, nullptr);
+}
+
+/// The argument block a tape entry keeps: the kernel's arguments after the
+/// context, an ndarray by value (its descriptor, not the caller's copy).
+Type Generator::tapeArgsType(LLVM::LLVMFuncOp kfn, const KernelDesc &k) {
+  SmallVector<Type> fields;
+  auto params = kfn.getFunctionType().getParams();
+  unsigned a = 1;
+  for (const iface::ParamDesc &p : k.params) {
+    if (p.value.kind == ValueDesc::Kind::NDArray) {
+      fields.push_back(ndarrayType());
+      ++a;
+      continue;
+    }
+    unsigned n =
+        p.value.kind == ValueDesc::Kind::Scalar ? 1 : p.value.components();
+    for (unsigned c = 0; c < n; ++c)
+      fields.push_back(params[a++]);
+  }
+  return LLVM::LLVMStructType::getLiteral(ctx, fields);
+}
+
+LLVM::LLVMFuncOp Generator::genReplay(const KernelDesc &k,
+                                      LLVM::LLVMFuncOp gfn) {
+  OpBuilder b(ctx);
+  std::string name = "__tic_tape_replay_" + k.symbol;
+  OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
+  auto fn = LLVM::LLVMFuncOp::create(
+      mb, loc, name, LLVM::LLVMFunctionType::get(i32, {ptrTy, ptrTy}));
+  fn.setLinkage(LLVM::Linkage::Internal);
+  b.setInsertionPointToEnd(fn.addEntryBlock(mb));
+  Value c = fn.getArgument(0), block = fn.getArgument(1);
+  Type st = tapeArgsType(gfn, k);
+  SmallVector<Value> kargs{c};
+  for (auto [i, ft] :
+       llvm::enumerate(cast<LLVM::LLVMStructType>(st).getBody())) {
+    Value addr = LLVM::GEPOp::create(b, loc, ptrTy, st, block,
+                                     ArrayRef<LLVM::GEPArg>{0, int32_t(i)});
+    if (ft == ndarrayType()) {
+      kargs.push_back(addr); // the kernel reads the descriptor in place
+      continue;
+    }
+    kargs.push_back(LLVM::LoadOp::create(b, loc, ft, addr));
+  }
+  Value savedCsr = enterDenormalMode(b, fn);
+  LLVM::CallOp::create(b, loc, gfn, kargs);
+  Value status = takeStatus(b, c);
+  if (savedCsr)
+    LLVM::CallIntrinsicOp::create(
+        b, loc, b.getStringAttr("llvm.x86.sse.ldmxcsr"), ValueRange{savedCsr});
+  LLVM::ReturnOp::create(b, loc, status);
+  return fn;
+}
+
+void Generator::genEntry(const KernelDesc &k, LLVM::LLVMFuncOp kfn,
+                         const std::string &fnName, bool withResult,
+                         LLVM::LLVMFuncOp replay) {
   SmallVector<Type> args{ptrTy};
   for (const iface::ParamDesc &p : k.params)
     args.push_back(p.value.kind == ValueDesc::Kind::Scalar
                        ? ifaceutil::cTypeOf(p.value.dtype, ctx)
                        : ptrTy);
-  if (k.hasResult) args.push_back(ptrTy);
+  if (withResult)
+    args.push_back(ptrTy);
   OpBuilder b(ctx);
   auto fn = newFunction(fnName, i32, args, b);
   // tc_ndarray is passed by value: in memory (byval) under the SysV ABI.
@@ -338,7 +414,7 @@ void Generator::genKernel(const KernelDesc &k) {
   for (auto [i, p] : llvm::enumerate(k.params))
     if (p.value.kind == ValueDesc::Kind::Vector || p.value.kind == ValueDesc::Kind::Matrix)
       checkPtr(b, c, fn.getArgument(i + 1), fnName, p.cName);
-  Value ret = k.hasResult ? fn.getArgument(args.size() - 1) : Value();
+  Value ret = withResult ? fn.getArgument(args.size() - 1) : Value();
   if (ret) checkPtr(b, c, ret, fnName, "ret");
   for (auto [i, p] : llvm::enumerate(k.params)) {
     if (p.value.kind != ValueDesc::Kind::NDArray) continue;
@@ -380,7 +456,7 @@ void Generator::genKernel(const KernelDesc &k) {
     }
   Value savedCsr = enterDenormalMode(b, fn);
   auto call = LLVM::CallOp::create(b, loc, kfn, kargs);
-  if (k.hasResult) {
+  if (withResult) {
     SmallVector<Value> rs = results(b, call, k.result.components());
     for (auto [comp, v] : llvm::enumerate(rs))
       storeComponent(b, v, ret, comp, k.result.dtype);
@@ -389,6 +465,42 @@ void Generator::genKernel(const KernelDesc &k) {
   if (savedCsr)
     LLVM::CallIntrinsicOp::create(
         b, loc, b.getStringAttr("llvm.x86.sse.ldmxcsr"), ValueRange{savedCsr});
+  if (replay) {
+    // Inside tape_begin / tape_end, a launch that succeeded is recorded:
+    // the replay thunk and a copy of the arguments.
+    Value bad = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, status,
+                                     cst(b, i32, kOk));
+    returnIf(b, bad, [&](OpBuilder &) { return status; });
+    auto recording = runtimeFunc("tic_rt_tape_recording", i32, {ptrTy});
+    Value off = LLVM::ICmpOp::create(
+        b, loc, LLVM::ICmpPredicate::eq,
+        LLVM::CallOp::create(b, loc, recording, ValueRange{c}).getResult(),
+        cst(b, i32, 0));
+    returnIf(b, off, [&](OpBuilder &tb) { return cst(tb, i32, kOk); });
+    Type st = tapeArgsType(kfn, k);
+    OpBuilder eb = OpBuilder::atBlockBegin(&fn.getBody().front());
+    Value block =
+        LLVM::AllocaOp::create(eb, loc, ptrTy, st, cst(eb, i64, 1), 8);
+    for (auto [i, ft] :
+         llvm::enumerate(cast<LLVM::LLVMStructType>(st).getBody())) {
+      Value addr = LLVM::GEPOp::create(b, loc, ptrTy, st, block,
+                                       ArrayRef<LLVM::GEPArg>{0, int32_t(i)});
+      Value v = kargs[i + 1];
+      if (ft == ndarrayType())
+        v = LLVM::LoadOp::create(b, loc, ft, v);
+      LLVM::StoreOp::create(b, loc, v, addr);
+    }
+    // sizeof(block): the address of element 1 of a null array of blocks
+    Value end = LLVM::GEPOp::create(b, loc, ptrTy, st, null(b),
+                                    ArrayRef<LLVM::GEPArg>{1});
+    Value size = LLVM::PtrToIntOp::create(b, loc, i64, end);
+    auto record =
+        runtimeFunc("tic_rt_tape_record", i32, {ptrTy, ptrTy, ptrTy, i64});
+    Value thunk = LLVM::AddressOfOp::create(b, loc, replay);
+    status =
+        LLVM::CallOp::create(b, loc, record, ValueRange{c, thunk, block, size})
+            .getResult();
+  }
   LLVM::ReturnOp::create(b, loc, status);
 }
 
@@ -653,12 +765,55 @@ void Generator::genMisc() {
             b, loc, rt, ValueRange{c, fn.getArgument(1), fn.getArgument(2)})
             .getResult());
   }
-  // tape_begin / tape_end
-  for (const char *what : {"tape_begin", "tape_end"}) {
-    auto fn = newFunction(M + "_" + what, i32, {ptrTy}, b);
+  LLVM::LLVMFuncOp clearGrads;
+  // clear_grads: zero every adjoint (and dual) field.
+  {
+    clearGrads = newFunction(M + "_clear_grads", i32, {ptrTy}, b);
+    auto fn = clearGrads;
     Value c = fn.getArgument(0);
-    checkCtx(b, c, M + "_" + what);
-    auto rt = runtimeFunc(std::string("tic_rt_") + what, i32, {ptrTy});
+    checkCtx(b, c, M + "_clear_grads");
+    SmallVector<LLVM::LLVMFuncOp> clears;
+    std::string missing;
+    for (const FieldDesc &f : m.fields) {
+      if (f.primal.empty())
+        continue;
+      if (auto k = kernelFunc(ifaceutil::accessorName("clear", f), false))
+        clears.push_back(k);
+      else if (missing.empty())
+        missing = f.name;
+    }
+    if (!missing.empty()) {
+      LLVM::ReturnOp::create(
+          b, loc,
+          fail(b, c, kUnsupported,
+               M + "_clear_grads: field '" + missing +
+                   "' has a layout this version of tic cannot clear yet"));
+    } else {
+      for (LLVM::LLVMFuncOp k : clears)
+        LLVM::CallOp::create(b, loc, k, ValueRange{c});
+      LLVM::ReturnOp::create(b, loc, takeStatus(b, c));
+    }
+  }
+  // tape_begin: clears every gradient (as ti.ad.Tape does) and the tape,
+  // then records. tape_end stops recording.
+  {
+    auto fn = newFunction(M + "_tape_begin", i32, {ptrTy}, b);
+    Value c = fn.getArgument(0);
+    checkCtx(b, c, M + "_tape_begin");
+    Value st =
+        LLVM::CallOp::create(b, loc, clearGrads, ValueRange{c}).getResult();
+    Value bad = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, st,
+                                     cst(b, i32, kOk));
+    returnIf(b, bad, [&](OpBuilder &) { return st; });
+    auto rt = runtimeFunc("tic_rt_tape_begin", i32, {ptrTy});
+    LLVM::ReturnOp::create(
+        b, loc, LLVM::CallOp::create(b, loc, rt, ValueRange{c}).getResult());
+  }
+  {
+    auto fn = newFunction(M + "_tape_end", i32, {ptrTy}, b);
+    Value c = fn.getArgument(0);
+    checkCtx(b, c, M + "_tape_end");
+    auto rt = runtimeFunc("tic_rt_tape_end", i32, {ptrTy});
     LLVM::ReturnOp::create(b, loc, LLVM::CallOp::create(b, loc, rt, ValueRange{c}).getResult());
   }
   // tape_backward(ctx, loss): loss.grad = 1, replay the adjoints.
@@ -689,31 +844,6 @@ void Generator::genMisc() {
              M + "_tape_backward: field %d is not a 0-D needs_grad field of a "
                  "float type",
              {loss}));
-  }
-  // clear_grads: zero every adjoint (and dual) field.
-  {
-    auto fn = newFunction(M + "_clear_grads", i32, {ptrTy}, b);
-    Value c = fn.getArgument(0);
-    checkCtx(b, c, M + "_clear_grads");
-    SmallVector<LLVM::LLVMFuncOp> clears;
-    std::string missing;
-    for (const FieldDesc &f : m.fields) {
-      if (f.primal.empty()) continue;
-      if (auto k = kernelFunc(ifaceutil::accessorName("clear", f), false))
-        clears.push_back(k);
-      else if (missing.empty())
-        missing = f.name;
-    }
-    if (!missing.empty()) {
-      LLVM::ReturnOp::create(
-          b, loc,
-          fail(b, c, kUnsupported,
-               M + "_clear_grads: field '" + missing +
-                   "' has a layout this version of tic cannot clear yet"));
-      return;
-    }
-    for (LLVM::LLVMFuncOp k : clears) LLVM::CallOp::create(b, loc, k, ValueRange{c});
-    LLVM::ReturnOp::create(b, loc, takeStatus(b, c));
   }
 }
 

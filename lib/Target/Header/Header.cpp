@@ -538,7 +538,7 @@ ModuleInterface describeModule(const sema::CheckedModule &cm,
       d.hasResult = true;
       d.result = valueDescOf(k.returnType);
     }
-    d.hasGrad = false; // autodiff is future work: no adjoint kernels yet
+    d.hasGrad = k.hasAdjoint; // M_<k>_grad: tic-reverse-mode or @grad_of
     m.kernels.push_back(std::move(d));
   }
 
@@ -718,8 +718,9 @@ void emitHeader(const ModuleInterface &m, std::ostream &os) {
   // Kernels.
   os << "/* Kernels: one entry per kernel or instance; results come back "
         "through `ret`.\n   Vector/matrix parameters and results are "
-        "pointers to their components\n   (row-major). Autodiff (_grad "
-        "entries) is not generated yet. */\n";
+        "pointers to their components\n   (row-major). MODULE_<k>_grad is the "
+        "reverse-mode adjoint of a\n"
+        "   differentiable kernel (same parameters; docs/autodiff.md). */\n";
   if (m.kernels.empty()) os << "/* (no kernels) */\n";
   for (const KernelDesc &k : m.kernels) {
     std::string sig = "kernel " + k.name + "(";

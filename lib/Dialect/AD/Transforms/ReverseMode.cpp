@@ -1,0 +1,646 @@
+//===- ReverseMode.cpp - tic-reverse-mode ---------------------------------===//
+//
+// Reverse-mode AD of tc kernels (DiffTaichi, thesis 3.1 and appendix B), as
+// a source transformation on the structured IR:
+//
+//  * preprocessing on a copy of the kernel: locals to SSA (promoteLocals),
+//    kernel-level differentiable values a parallel loop uses recomputed in
+//    the loop, activity analysis (which float values depend on a load of a
+//    needs_grad field), checks of what cannot be differentiated;
+//  * each block is re-emitted without its stores (the primal values are
+//    recomputed, never stored), then its operations are visited in reverse
+//    order, accumulating adjoints in SSA values. Regions keep their
+//    structure: a parallel loop gets a parallel adjoint loop over the same
+//    range or the same active cells, a serial scf.for runs backwards, an
+//    scf.if is differentiated branch by branch under the same condition.
+//    Adjoints of values from outside a region leave it as results (if) or
+//    loop-carried sums (for).
+//
+//===----------------------------------------------------------------------===//
+#include "Derivatives.h"
+
+#include "tic/Dialect/AD/ADDialect.h"
+#include "tic/Dialect/AD/Passes.h"
+#include "tic/Dialect/SNode/SNodeDialect.h"
+#include "tic/Dialect/TC/TCDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/CSE.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace tic {
+#define GEN_PASS_DEF_REVERSEMODE
+#include "tic/Dialect/AD/Passes.h.inc"
+} // namespace tic
+
+using namespace mlir;
+using namespace tic;
+
+namespace {
+
+using ad::ADDialect;
+
+bool isFloat(Value v) { return isa<FloatType>(v.getType()); }
+
+Value zeroOf(OpBuilder &b, Location loc, Type t) {
+  return arith::ConstantOp::create(b, loc, t, b.getZeroAttr(t));
+}
+
+/// Side effects of the primal that the adjoint drops when it recomputes.
+bool isDroppedEffect(Operation *op) {
+  return isa<tc::StoreOp, tc::AtomicRMWOp, tc::NDArrayStoreOp,
+             tc::NDArrayAtomicRMWOp, tc::PrintOp, tc::AssertOp, tc::ActivateOp,
+             tc::DeactivateOp, tc::AppendOp>(op);
+}
+
+bool isParallelLoop(Operation *op) {
+  return isa<tc::ParallelForOp, tc::StructForOp>(op);
+}
+
+/// Adjoints accumulated in one region: primal value -> adjoint so far.
+struct Scope {
+  llvm::DenseMap<Value, Value> adj;
+  Value get(Value v) const { return adj.lookup(v); }
+};
+
+class KernelReverser {
+public:
+  KernelReverser(const llvm::DenseMap<StringAttr, FlatSymbolRefAttr> &grads)
+      : grads(grads) {}
+
+  /// Builds the body of `adjoint` from `primal` (a copy, modified here).
+  LogicalResult run(tc::KernelOp primal, tc::KernelOp adjoint);
+
+private:
+  FlatSymbolRefAttr gradOf(FlatSymbolRefAttr field) const {
+    return grads.lookup(field.getAttr());
+  }
+  bool isActive(Value v) const { return active.contains(v); }
+
+  void computeActivity(tc::KernelOp k);
+  LogicalResult sinkIntoParallelLoops(tc::KernelOp k);
+  LogicalResult check(tc::KernelOp k);
+  bool needsReverse(Operation *op);
+
+  void forwardBlock(Block &pb, OpBuilder &b, IRMapping &map);
+  LogicalResult reverseBlock(Block &pb, OpBuilder &b, IRMapping &map,
+                             Scope &sc);
+  LogicalResult reverseOp(Operation *op, OpBuilder &b, IRMapping &map,
+                          Scope &sc);
+  LogicalResult reverseParallel(Operation *op, OpBuilder &b, IRMapping &map);
+  LogicalResult reverseIf(scf::IfOp op, OpBuilder &b, IRMapping &map,
+                          Scope &sc);
+  LogicalResult reverseFor(scf::ForOp op, OpBuilder &b, IRMapping &map,
+                           Scope &sc);
+
+  void accumulate(Scope &sc, OpBuilder &b, Value primal, Value delta) {
+    if (!isActive(primal))
+      return;
+    Value &slot = sc.adj[primal];
+    slot =
+        slot ? arith::AddFOp::create(b, delta.getLoc(), slot, delta).getResult()
+             : delta;
+  }
+  /// The active float values used in `op`'s regions and defined outside.
+  llvm::SetVector<Value> activeFromAbove(Operation *op) {
+    llvm::SetVector<Value> above, out;
+    getUsedValuesDefinedAbove(op->getRegions(), above);
+    for (Value v : above)
+      if (isActive(v))
+        out.insert(v);
+    return out;
+  }
+
+  const llvm::DenseMap<StringAttr, FlatSymbolRefAttr> &grads;
+  llvm::DenseSet<Value> active;
+};
+
+//===----------------------------------------------------------------------===//
+// Preprocessing
+//===----------------------------------------------------------------------===//
+
+void KernelReverser::computeActivity(tc::KernelOp k) {
+  active.clear();
+  SmallVector<Value> work;
+  auto mark = [&](Value v) {
+    if (isFloat(v) && active.insert(v).second)
+      work.push_back(v);
+  };
+  k.walk([&](tc::LoadOp ld) {
+    if (gradOf(ld.getFieldAttr()))
+      mark(ld.getResult());
+  });
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      unsigned i = use.getOperandNumber();
+      if (auto y = dyn_cast<scf::YieldOp>(user)) {
+        Operation *p = y->getParentOp();
+        if (auto f = dyn_cast<scf::ForOp>(p)) {
+          mark(f.getResult(i));
+          mark(f.getRegionIterArgs()[i]);
+        } else if (auto w = dyn_cast<scf::WhileOp>(p)) {
+          mark(w.getBeforeArguments()[i]);
+        } else {
+          mark(p->getResult(i));
+        }
+      } else if (auto c = dyn_cast<scf::ConditionOp>(user)) {
+        if (i == 0)
+          continue;
+        auto w = cast<scf::WhileOp>(c->getParentOp());
+        mark(w.getAfterArguments()[i - 1]);
+        mark(w.getResult(i - 1));
+      } else if (auto f = dyn_cast<scf::ForOp>(user)) {
+        if (i >= 3) {
+          mark(f.getRegionIterArgs()[i - 3]);
+          mark(f.getResult(i - 3));
+        }
+      } else if (auto w = dyn_cast<scf::WhileOp>(user)) {
+        mark(w.getBeforeArguments()[i]);
+      } else if (isa<tc::StoreOp, tc::AtomicRMWOp>(user)) {
+        // sinks: their adjoints come from the field's adjoint
+      } else {
+        for (Value r : user->getResults())
+          mark(r);
+      }
+    }
+  }
+}
+
+/// A kernel-level value that a parallel loop uses and that needs an adjoint
+/// is recomputed at the top of the loop body, so that every adjoint
+/// contribution stays inside the loop (and reaches fields atomically).
+LogicalResult KernelReverser::sinkIntoParallelLoops(tc::KernelOp k) {
+  SmallVector<Operation *> loops;
+  k.walk([&](Operation *op) {
+    if (isParallelLoop(op))
+      loops.push_back(op);
+  });
+  for (Operation *loop : loops) {
+    llvm::SetVector<Value> above = activeFromAbove(loop);
+    if (above.empty())
+      continue;
+    Block &body = loop->getRegion(0).front();
+    OpBuilder b = OpBuilder::atBlockBegin(&body);
+    IRMapping m;
+    std::function<LogicalResult(Value)> sink = [&](Value v) -> LogicalResult {
+      if (m.contains(v) || !isActive(v))
+        return success();
+      Operation *def = v.getDefiningOp();
+      if (!def || def->getNumRegions() ||
+          !(isPure(def) || isa<tc::LoadOp>(def)))
+        return emitError(v.getLoc())
+               << "reverse-mode AD: this differentiable value is computed "
+                  "outside the parallel loop that uses it; compute it inside "
+                  "the loop (not supported yet)";
+      for (Value o : def->getOperands())
+        if (failed(sink(o)))
+          return failure();
+      b.clone(*def, m);
+      return success();
+    };
+    for (Value v : above) {
+      if (failed(sink(v)))
+        return failure();
+      Value nv = m.lookup(v);
+      v.replaceUsesWithIf(nv, [&](OpOperand &u) {
+        return loop->isProperAncestor(u.getOwner());
+      });
+    }
+  }
+  return success();
+}
+
+bool KernelReverser::needsReverse(Operation *op) {
+  return op
+      ->walk([&](Operation *inner) {
+        for (Value r : inner->getResults())
+          if (isActive(r))
+            return WalkResult::interrupt();
+        for (Region &reg : inner->getRegions())
+          for (Block &blk : reg)
+            for (Value a : blk.getArguments())
+              if (isActive(a))
+                return WalkResult::interrupt();
+        if (auto st = dyn_cast<tc::StoreOp>(inner))
+          if (gradOf(st.getFieldAttr()))
+            return WalkResult::interrupt();
+        if (auto at = dyn_cast<tc::AtomicRMWOp>(inner))
+          if (gradOf(at.getFieldAttr()))
+            return WalkResult::interrupt();
+        return WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// What the transformation cannot handle, reported at the operation.
+LogicalResult KernelReverser::check(tc::KernelOp k) {
+  LogicalResult result = success();
+  auto fail = [&](Operation *op) {
+    result = failure();
+    return op->emitError("reverse-mode AD: ");
+  };
+  k.walk([&](Operation *op) {
+    if (auto at = dyn_cast<tc::AtomicRMWOp>(op)) {
+      if (!at.getResult().use_empty())
+        fail(op) << "the value an atomic operation returns cannot be used "
+                    "in a kernel that is differentiated (the adjoint "
+                    "recomputes the kernel without its atomics)";
+      else if (gradOf(at.getFieldAttr()) &&
+               at.getKind() != tc::AtomicKind::add &&
+               at.getKind() != tc::AtomicKind::sub)
+        fail(op) << "atomic " << tc::stringifyAtomicKind(at.getKind())
+                 << " on the differentiable field " << at.getFieldAttr()
+                 << " has no adjoint (only += and -= do)";
+    } else if (auto ap = dyn_cast<tc::AppendOp>(op)) {
+      if (!ap->use_empty())
+        fail(op) << "the index append returns cannot be used in a kernel "
+                    "that is differentiated";
+    } else if (auto w = dyn_cast<scf::WhileOp>(op)) {
+      if (needsReverse(op))
+        fail(op) << "while loops that compute differentiable values or "
+                    "write differentiable fields are not supported";
+    } else if (auto f = dyn_cast<scf::ForOp>(op)) {
+      if (f.getNumRegionIterArgs() && needsReverse(op)) {
+        auto names = op->getAttrOfType<ArrayAttr>("tc.local_names");
+        std::string which;
+        for (unsigned i = 0; names && i < names.size(); ++i)
+          if (auto s = dyn_cast<StringAttr>(names[i]); s && !s.empty())
+            which += (which.empty() ? "'" : ", '") + s.str() + "'";
+        fail(op) << "local variable"
+                 << (which.find(',') != std::string::npos ? "s " : " ")
+                 << (which.empty() ? std::string("(a loop-carried value)")
+                                   : which)
+                 << " is assigned across iterations of this serial loop, "
+                    "whose adjoint runs it backwards and would need the "
+                    "value of every iteration (an adjoint stack, not "
+                    "supported yet); store the per-iteration values in a "
+                    "field, or accumulate in a field with +=";
+      }
+    } else if (isa<scf::ExecuteRegionOp, scf::IndexSwitchOp>(op)) {
+      if (needsReverse(op))
+        fail(op) << "break, continue and return inside differentiable code "
+                    "are not supported";
+    }
+  });
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// The adjoint
+//===----------------------------------------------------------------------===//
+
+/// Re-emits the primal values of `pb` (not its stores, atomics or parallel
+/// loops; regions only where they compute values).
+void KernelReverser::forwardBlock(Block &pb, OpBuilder &b, IRMapping &map) {
+  for (Operation &op : pb.without_terminator()) {
+    if (isDroppedEffect(&op) || isParallelLoop(&op))
+      continue;
+    if (op.getNumRegions() && op.getNumResults() == 0)
+      continue;
+    Operation *clone = b.clone(op, map);
+    if (!clone->getNumRegions())
+      continue;
+    SmallVector<Operation *> dead;
+    clone->walk([&](Operation *inner) {
+      if (isDroppedEffect(inner) || (isParallelLoop(inner) && inner != clone))
+        dead.push_back(inner);
+    });
+    for (Operation *d : llvm::reverse(dead))
+      d->erase();
+  }
+}
+
+LogicalResult KernelReverser::reverseBlock(Block &pb, OpBuilder &b,
+                                           IRMapping &map, Scope &sc) {
+  for (Operation &op : llvm::reverse(
+           llvm::make_range(pb.begin(), Block::iterator(pb.getTerminator()))))
+    if (failed(reverseOp(&op, b, map, sc)))
+      return failure();
+  return success();
+}
+
+LogicalResult KernelReverser::reverseOp(Operation *op, OpBuilder &b,
+                                        IRMapping &map, Scope &sc) {
+  Location loc = op->getLoc();
+  auto mapped = [&](ValueRange vs) {
+    SmallVector<Value> out;
+    for (Value v : vs)
+      out.push_back(map.lookupOrDefault(v));
+    return out;
+  };
+  if (auto ld = dyn_cast<tc::LoadOp>(op)) {
+    Value g = sc.get(ld.getResult());
+    FlatSymbolRefAttr gf = gradOf(ld.getFieldAttr());
+    if (g && gf)
+      tc::AtomicRMWOp::create(b, loc, g.getType(), tc::AtomicKind::add, g,
+                              gf.getValue(), mapped(ld.getIndices()),
+                              ld.getComp());
+    return success();
+  }
+  if (auto st = dyn_cast<tc::StoreOp>(op)) {
+    FlatSymbolRefAttr gf = gradOf(st.getFieldAttr());
+    if (!gf)
+      return success();
+    SmallVector<Value> idx = mapped(st.getIndices());
+    Type t = st.getValue().getType();
+    Value g = tc::LoadOp::create(b, loc, t, gf.getValue(), idx, st.getComp());
+    accumulate(sc, b, st.getValue(), g);
+    tc::StoreOp::create(b, loc, zeroOf(b, loc, t), gf.getValue(), idx,
+                        st.getComp());
+    return success();
+  }
+  if (auto at = dyn_cast<tc::AtomicRMWOp>(op)) {
+    FlatSymbolRefAttr gf = gradOf(at.getFieldAttr());
+    if (!gf || !isActive(at.getValue()))
+      return success();
+    Value g = tc::LoadOp::create(b, loc, at.getValue().getType(), gf.getValue(),
+                                 mapped(at.getIndices()), at.getComp());
+    if (at.getKind() == tc::AtomicKind::sub)
+      g = arith::NegFOp::create(b, loc, g);
+    accumulate(sc, b, at.getValue(), g);
+    return success();
+  }
+  if (isParallelLoop(op))
+    return needsReverse(op) ? reverseParallel(op, b, map) : success();
+  if (auto i = dyn_cast<scf::IfOp>(op))
+    return needsReverse(op) ? reverseIf(i, b, map, sc) : success();
+  if (auto f = dyn_cast<scf::ForOp>(op))
+    return needsReverse(op) ? reverseFor(f, b, map, sc) : success();
+  if (op->getNumRegions()) {
+    if (!needsReverse(op))
+      return success();
+    return op->emitError("reverse-mode AD: '")
+           << op->getName() << "' is not supported in differentiable code";
+  }
+  if (op->getNumResults() != 1)
+    return success();
+  Value g = sc.get(op->getResult(0));
+  if (!g)
+    return success();
+  ad::LocalAdjoint r = ad::emitLocalAdjoint(
+      op, g, b, map, [&](Value v) { return isActive(v); },
+      [&](Value primal, Value delta) { accumulate(sc, b, primal, delta); });
+  if (r == ad::LocalAdjoint::Unsupported)
+    return op->emitError("reverse-mode AD: '")
+           << op->getName() << "' has no derivative";
+  return success();
+}
+
+LogicalResult KernelReverser::reverseParallel(Operation *op, OpBuilder &b,
+                                              IRMapping &map) {
+  Operation *loop = b.cloneWithoutRegions(*op, map);
+  Block &pb = op->getRegion(0).front();
+  Block *body = new Block();
+  loop->getRegion(0).push_back(body);
+  IRMapping inner = map;
+  for (BlockArgument a : pb.getArguments())
+    inner.map(a, body->addArgument(a.getType(), a.getLoc()));
+  OpBuilder bb = OpBuilder::atBlockEnd(body);
+  forwardBlock(pb, bb, inner);
+  Scope sc;
+  if (failed(reverseBlock(pb, bb, inner, sc)))
+    return failure();
+  tc::YieldOp::create(bb, op->getLoc());
+  for (auto &[v, g] : sc.adj)
+    if (!op->isAncestor(v.getParentRegion()->getParentOp()))
+      return op->emitError("reverse-mode AD: a differentiable value from "
+                           "outside this parallel loop is used in it");
+  b.setInsertionPointAfter(loop);
+  return success();
+}
+
+LogicalResult KernelReverser::reverseIf(scf::IfOp op, OpBuilder &b,
+                                        IRMapping &map, Scope &sc) {
+  Location loc = op.getLoc();
+  llvm::SetVector<Value> outer = activeFromAbove(op);
+  // A result may be an outer value yielded as is.
+  for (Region *r : {&op.getThenRegion(), &op.getElseRegion()})
+    if (!r->empty())
+      for (Value y : r->front().getTerminator()->getOperands())
+        if (isActive(y) && !op->isAncestor(y.getParentRegion()->getParentOp()))
+          outer.insert(y);
+  SmallVector<Value> resultAdj;
+  for (Value res : op.getResults())
+    resultAdj.push_back(sc.get(res));
+  SmallVector<Type> types;
+  for (Value v : outer)
+    types.push_back(v.getType());
+  auto rev = scf::IfOp::create(b, loc, types, map.lookup(op.getCondition()),
+                               /*withElseRegion=*/true);
+  for (auto [pr, nr] : llvm::zip(op->getRegions(), rev->getRegions())) {
+    Block *nb = &nr.front();
+    if (Operation *t = nb->empty() ? nullptr : &nb->back())
+      t->erase(); // the builder's empty yield
+    OpBuilder bb = OpBuilder::atBlockEnd(nb);
+    Scope inner;
+    IRMapping m = map;
+    if (!pr.empty()) {
+      Block &pb = pr.front();
+      forwardBlock(pb, bb, m);
+      for (auto [y, g] :
+           llvm::zip(pb.getTerminator()->getOperands(), resultAdj))
+        if (g)
+          accumulate(inner, bb, y, g);
+      if (failed(reverseBlock(pb, bb, m, inner)))
+        return failure();
+    }
+    SmallVector<Value> outs;
+    for (Value v : outer) {
+      Value g = inner.get(v);
+      outs.push_back(g ? g : zeroOf(bb, loc, v.getType()));
+    }
+    scf::YieldOp::create(bb, loc, outs);
+  }
+  for (auto [v, res] : llvm::zip(outer, rev.getResults()))
+    accumulate(sc, b, v, res);
+  return success();
+}
+
+LogicalResult KernelReverser::reverseFor(scf::ForOp op, OpBuilder &b,
+                                         IRMapping &map, Scope &sc) {
+  // check() rejected loop-carried values that need reversing.
+  Location loc = op.getLoc();
+  llvm::SetVector<Value> outer = activeFromAbove(op);
+  Value lb = map.lookupOrDefault(op.getLowerBound());
+  Value ub = map.lookupOrDefault(op.getUpperBound());
+  Value step = map.lookupOrDefault(op.getStep());
+  Type it = lb.getType();
+  Value n = arith::CeilDivSIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, ub, lb), step);
+  Value zero = arith::ConstantOp::create(b, loc, it, b.getZeroAttr(it));
+  Value one = arith::ConstantOp::create(b, loc, it, b.getIntegerAttr(it, 1));
+  Value last = arith::SubIOp::create(b, loc, n, one);
+  SmallVector<Value> inits;
+  for (Value v : outer)
+    inits.push_back(zeroOf(b, loc, v.getType()));
+  auto rev = scf::ForOp::create(b, loc, zero, n, one, inits);
+  Block *body = rev.getBody();
+  if (!body->empty())
+    body->back().erase();
+  OpBuilder bb = OpBuilder::atBlockEnd(body);
+  // iteration k of the adjoint is iteration n - 1 - k of the primal
+  Value k = rev.getInductionVar();
+  Value iv = arith::AddIOp::create(
+      bb, loc, lb,
+      arith::MulIOp::create(bb, loc, arith::SubIOp::create(bb, loc, last, k),
+                            step));
+  IRMapping m = map;
+  m.map(op.getInductionVar(), iv);
+  Block &pb = *op.getBody();
+  forwardBlock(pb, bb, m);
+  Scope inner;
+  if (failed(reverseBlock(pb, bb, m, inner)))
+    return failure();
+  SmallVector<Value> outs;
+  for (auto [v, acc] : llvm::zip(outer, rev.getRegionIterArgs())) {
+    Value g = inner.get(v);
+    outs.push_back(g ? arith::AddFOp::create(bb, loc, acc, g).getResult()
+                     : Value(acc));
+  }
+  scf::YieldOp::create(bb, loc, outs);
+  for (auto [v, res] : llvm::zip(outer, rev.getResults()))
+    accumulate(sc, b, v, res);
+  return success();
+}
+
+LogicalResult KernelReverser::run(tc::KernelOp primal, tc::KernelOp adjoint) {
+  ad::promoteLocals(primal.getBody());
+  {
+    // One load per element read: one adjoint accumulation per element.
+    IRRewriter rewriter(primal.getContext());
+    DominanceInfo dom;
+    eliminateCommonSubExpressions(rewriter, dom, primal);
+  }
+  computeActivity(primal);
+  if (failed(sinkIntoParallelLoops(primal)))
+    return failure();
+  computeActivity(primal);
+  if (failed(check(primal)))
+    return failure();
+  Block &pb = primal.getBody().front();
+  Block &nb = adjoint.getBody().front();
+  IRMapping map;
+  for (auto [a, n] : llvm::zip(pb.getArguments(), nb.getArguments()))
+    map.map(a, n);
+  OpBuilder b = OpBuilder::atBlockEnd(&nb);
+  forwardBlock(pb, b, map);
+  Scope sc;
+  if (failed(reverseBlock(pb, b, map, sc)))
+    return failure();
+  tc::ReturnOp::create(b, adjoint.getLoc());
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+struct ReverseModePass : tic::impl::ReverseModeBase<ReverseModePass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    llvm::DenseMap<StringAttr, FlatSymbolRefAttr> grads;
+    module.walk([&](snode::PlaceOp p) {
+      if (auto g =
+              p->getAttrOfType<FlatSymbolRefAttr>(ADDialect::kGradAttrName))
+        grads[p.getSymNameAttr()] = g;
+    });
+    SymbolTable symbols(module);
+    SmallVector<tc::KernelOp> kernels(module.getOps<tc::KernelOp>());
+    SmallVector<Operation *> made;
+    bool failedAny = false;
+    auto newKernel = [&](tc::KernelOp from, StringRef primalName,
+                         FunctionType type) -> tc::KernelOp {
+      std::string name = ADDialect::adjointKernelName(primalName);
+      if (symbols.lookup(name)) {
+        from.emitError("the adjoint kernel '") << name << "' already exists";
+        return nullptr;
+      }
+      OpBuilder b(ctx);
+      b.setInsertionPointAfter(from);
+      auto k = tc::KernelOp::create(
+          b, from.getLoc(), name, FunctionType::get(ctx, type.getInputs(), {}));
+      if (ArrayAttr a = from.getArgAttrsAttr())
+        k.setArgAttrsAttr(a);
+      k->setAttr(ADDialect::kAdjointOfAttrName,
+                 FlatSymbolRefAttr::get(ctx, primalName));
+      symbols.insert(k);
+      return k;
+    };
+    for (tc::KernelOp k : kernels) {
+      if (auto of =
+              k->getAttrOfType<FlatSymbolRefAttr>(ADDialect::kGradOfAttrName)) {
+        // A custom gradient: its body becomes @of.grad.
+        auto target = symbols.lookup<tc::KernelOp>(of.getValue());
+        if (!target) {
+          k.emitError("ad.grad_of names ") << of << ", which is not a kernel";
+          failedAny = true;
+          continue;
+        }
+        if (target.getFunctionType().getInputs() !=
+            k.getFunctionType().getInputs()) {
+          k.emitError("a custom gradient takes the parameters of ")
+              << of << ": " << target.getFunctionType().getInputs();
+          failedAny = true;
+          continue;
+        }
+        tc::KernelOp adj =
+            newKernel(target, of.getValue(), target.getFunctionType());
+        if (!adj) {
+          failedAny = true;
+          continue;
+        }
+        adj.getBody().front().erase();
+        IRMapping m;
+        k.getBody().cloneInto(&adj.getBody(), m);
+        // its returns take no value
+        adj.walk([&](tc::ReturnOp r) {
+          if (r.getNumOperands()) {
+            OpBuilder rb(r);
+            tc::ReturnOp::create(rb, r.getLoc());
+            r.erase();
+          }
+        });
+        continue;
+      }
+      if (!k->hasAttr(ADDialect::kDifferentiableAttrName))
+        continue;
+      tc::KernelOp adj = newKernel(k, k.getSymName(), k.getFunctionType());
+      if (!adj) {
+        failedAny = true;
+        continue;
+      }
+      auto copy = cast<tc::KernelOp>(k->clone());
+      KernelReverser rev(grads);
+      if (failed(rev.run(copy, adj))) {
+        failedAny = true;
+        adj.erase();
+      } else {
+        made.push_back(adj);
+      }
+      copy->erase();
+    }
+    if (failedAny)
+      return signalPassFailure();
+    // Tidy the adjoints: the recomputation leaves dead values and zeros.
+    RewritePatternSet patterns(ctx);
+    for (Dialect *d : ctx->getLoadedDialects())
+      d->getCanonicalizationPatterns(patterns);
+    for (RegisteredOperationName op : ctx->getRegisteredOperations())
+      op.getCanonicalizationPatterns(patterns, ctx);
+    FrozenRewritePatternSet frozen(std::move(patterns));
+    for (Operation *k : made)
+      (void)applyPatternsGreedily(k->getRegion(0), frozen);
+  }
+};
+
+} // namespace
