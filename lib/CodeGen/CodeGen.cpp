@@ -220,6 +220,9 @@ void Generator::genPlace(const tsema::FieldInfo *f) {
   if (f->grad && !f->primal)
     place->setAttr(tic::ad::ADDialect::kGradAttrName,
                    FlatSymbolRefAttr::get(b.getContext(), f->grad->name));
+  if (f->dual && !f->primal)
+    place->setAttr(tic::ad::ADDialect::kDualAttrName,
+                   FlatSymbolRefAttr::get(b.getContext(), f->dual->name));
 }
 
 void Generator::genSNode(const tsema::SNode *n) {
@@ -438,6 +441,8 @@ void Generator::genKernel(ModuleOp module, const tsema::CheckedFunction &k) {
   // Autodiff (docs/autodiff.md): tic-reverse-mode builds the adjoints.
   if (k.differentiable)
     kop->setAttr(tic::ad::ADDialect::kDifferentiableAttrName, b.getUnitAttr());
+  if (k.forwardDifferentiable)
+    kop->setAttr(tic::ad::ADDialect::kForwardAttrName, b.getUnitAttr());
   if (k.gradOfKernel)
     kop->setAttr(
         tic::ad::ADDialect::kGradOfAttrName,

@@ -125,6 +125,7 @@ bool tic::codegen::runBackend(const sema::CheckedModule &checked,
     // Reverse-mode adjoints of the differentiable kernels (docs/autodiff.md),
     // on the structured tc kernels, before anything lowers them.
     lift.addPass(createReverseMode());
+    lift.addPass(createForwardMode());
     if (failed(lift.run(*module))) {
       if (!diags.hasErrors())
         diags.error(SourceRange(), "internal error: lifting control flow to "

@@ -327,8 +327,10 @@ std::unique_ptr<CheckedModule> Sema::run() {
   for (auto &k : mod->kernels) {
     k->differentiable = !k->noGrad && k->gradOf.empty() &&
                         !customOf.count(k.get()) &&
-                        accessesDifferentiableField(*k);
+                        accessesDifferentiableField(*k, /*dual=*/false);
     k->hasAdjoint = k->differentiable || customOf.count(k.get());
+    k->forwardDifferentiable = !k->noGrad && k->gradOf.empty() &&
+                               accessesDifferentiableField(*k, /*dual=*/true);
   }
   if (!diags.hasErrors() && opts.checkCNames)
     checkCNames();
@@ -344,7 +346,7 @@ std::unique_ptr<CheckedModule> Sema::run() {
 /// Whether `f` (or a func it calls) indexes a primal field declared
 /// needs_grad.
 static bool
-accessesDifferentiableField(const CheckedFunction &f,
+accessesDifferentiableField(const CheckedFunction &f, bool dual,
                             std::set<const CheckedFunction *> &seen) {
   if (!f.body || !seen.insert(&f).second)
     return false;
@@ -353,11 +355,12 @@ accessesDifferentiableField(const CheckedFunction &f,
     forEachExpr(e, [&](const Expr *x) {
       if (auto *ix = dyn_cast<IndexExpr>(x)) {
         if (ix->indexKind == IndexExpr::IndexKind::Field && ix->field &&
-            !ix->field->primal && ix->field->needsGrad)
+            !ix->field->primal &&
+            (dual ? ix->field->needsDual : ix->field->needsGrad))
           found = true;
       } else if (auto *c = dyn_cast<CallExpr>(x)) {
         if (c->callKind == CallExpr::CallKind::Func && c->func &&
-            accessesDifferentiableField(*c->func, seen))
+            accessesDifferentiableField(*c->func, dual, seen))
           found = true;
       }
     });
@@ -398,9 +401,9 @@ accessesDifferentiableField(const CheckedFunction &f,
   return found;
 }
 
-bool Sema::accessesDifferentiableField(const CheckedFunction &f) {
+bool Sema::accessesDifferentiableField(const CheckedFunction &f, bool dual) {
   std::set<const CheckedFunction *> seen;
-  return ::accessesDifferentiableField(f, seen);
+  return ::accessesDifferentiableField(f, dual, seen);
 }
 
 void Sema::collectGlobals() {

@@ -120,7 +120,7 @@ public:
   const std::map<std::string, TemplateArg> *fixedParams = nullptr;
 
   // Declarations (Sema.cpp).
-  static bool accessesDifferentiableField(const CheckedFunction &f);
+  static bool accessesDifferentiableField(const CheckedFunction &f, bool dual);
   void collectGlobals();
   void checkConstant(ast::ConstDecl &d);
   void checkStruct(ast::StructDecl &d);

@@ -145,9 +145,9 @@ void Sema::checkCNames() {
   };
   const std::string U = macroCase(M);
   claim(M + "_ctx", "the context type", modRange);
-  for (const char *f :
-       {"create", "destroy", "last_error", "metadata", "deactivate_all", "sync",
-        "tape_begin", "tape_end", "tape_backward", "clear_grads"})
+  for (const char *f : {"create", "destroy", "last_error", "metadata",
+                        "deactivate_all", "sync", "tape_begin", "tape_end",
+                        "tape_backward", "clear_grads", "clear_duals"})
     claim(M + "_" + f, "the generated function " + M + "_" + f, modRange);
   claim(M + "_field", "the field enum type", modRange);
   claim(U + "_NUM_FIELDS", "the field count macro", modRange);

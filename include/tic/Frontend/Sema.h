@@ -352,6 +352,9 @@ struct CheckedFunction {
   bool differentiable = false;
   /// Kernels: has an adjoint, generated or a @grad_of kernel's.
   bool hasAdjoint = false;
+  /// Kernels: gets a forward-mode version (MODULE_<k>_fwd): it reads or
+  /// writes a needs_dual field and is neither @no_grad nor a @grad_of.
+  bool forwardDifferentiable = false;
   ast::BlockPtr body;                      // checked, annotated (see top)
   std::vector<std::unique_ptr<LocalVar>> locals; // every LocalVar of body
   /// Runtime (non-template) parameters in order: what the C entry takes.

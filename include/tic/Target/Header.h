@@ -73,7 +73,8 @@ struct KernelDesc {
   std::vector<ParamDesc> params; ///< runtime parameters, in order
   bool hasResult = false;
   ValueDesc result;
-  bool hasGrad = false;   ///< M_<k>_grad exported (autodiff: future work)
+  bool hasGrad = false; ///< M_<k>_grad: the reverse-mode adjoint
+  bool hasFwd = false;  ///< M_<k>_fwd: the forward-mode version
 };
 
 struct FieldDesc {

@@ -26,7 +26,7 @@ LogicalResult ADDialect::verifyOperationAttribute(Operation *op,
                                                   NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
   StringRef opName = op->getName().getStringRef();
-  if (name == kGradAttrName) {
+  if (name == kGradAttrName || name == kDualAttrName) {
     auto ref = dyn_cast<FlatSymbolRefAttr>(attr.getValue());
     if (!ref)
       return op->emitError("'") << name << "' must be a flat symbol reference";
@@ -50,11 +50,11 @@ LogicalResult ADDialect::verifyOperationAttribute(Operation *op,
     if (grad == op)
       return op->emitError("'") << name << "' names the place itself";
     if (grad->getAttr("components") != op->getAttr("components"))
-      return op->emitError("the adjoint place ")
+      return op->emitError("the companion place ")
              << ref << " has other components than " << op->getAttr("sym_name");
     return success();
   }
-  if (name == kDifferentiableAttrName) {
+  if (name == kDifferentiableAttrName || name == kForwardAttrName) {
     if (!isa<UnitAttr>(attr.getValue()))
       return op->emitError("'") << name << "' is a unit attribute";
     if (opName != "tc.kernel")
@@ -64,7 +64,8 @@ LogicalResult ADDialect::verifyOperationAttribute(Operation *op,
                            "differentiated");
     return success();
   }
-  if (name == kGradOfAttrName || name == kAdjointOfAttrName) {
+  if (name == kGradOfAttrName || name == kAdjointOfAttrName ||
+      name == kTangentOfAttrName) {
     if (!isa<FlatSymbolRefAttr>(attr.getValue()))
       return op->emitError("'") << name << "' must be a flat symbol reference";
     if (opName != "tc.kernel")

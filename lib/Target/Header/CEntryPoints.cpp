@@ -325,6 +325,9 @@ void Generator::genContext() {
 void Generator::genKernel(const KernelDesc &k) {
   LLVM::LLVMFuncOp kfn = kernelFunc(k.symbol, /*required=*/true);
   if (!kfn) return;
+  if (k.hasFwd) // tic-forward-mode's @k_fwd: primal results and tangents
+    if (LLVM::LLVMFuncOp ffn = kernelFunc(k.symbol + "_fwd", /*required=*/true))
+      genEntry(k, ffn, k.cFunction + "_fwd", k.hasResult, nullptr);
   if (!k.hasGrad) {
     genEntry(k, kfn, k.cFunction, k.hasResult, nullptr);
     return;
@@ -766,16 +769,18 @@ void Generator::genMisc() {
             .getResult());
   }
   LLVM::LLVMFuncOp clearGrads;
-  // clear_grads: zero every adjoint (and dual) field.
-  {
-    clearGrads = newFunction(M + "_clear_grads", i32, {ptrTy}, b);
-    auto fn = clearGrads;
+  // clear_grads / clear_duals: zero every adjoint / tangent field.
+  for (StringRef kind : {"grad", "dual"}) {
+    std::string fnName = M + "_clear_" + kind.str() + "s";
+    auto fn = newFunction(fnName, i32, {ptrTy}, b);
+    if (kind == "grad")
+      clearGrads = fn;
     Value c = fn.getArgument(0);
-    checkCtx(b, c, M + "_clear_grads");
+    checkCtx(b, c, fnName);
     SmallVector<LLVM::LLVMFuncOp> clears;
     std::string missing;
     for (const FieldDesc &f : m.fields) {
-      if (f.primal.empty())
+      if (f.primal.empty() || !StringRef(f.name).ends_with("." + kind.str()))
         continue;
       if (auto k = kernelFunc(ifaceutil::accessorName("clear", f), false))
         clears.push_back(k);
@@ -786,7 +791,7 @@ void Generator::genMisc() {
       LLVM::ReturnOp::create(
           b, loc,
           fail(b, c, kUnsupported,
-               M + "_clear_grads: field '" + missing +
+               fnName + ": field '" + missing +
                    "' has a layout this version of tic cannot clear yet"));
     } else {
       for (LLVM::LLVMFuncOp k : clears)

@@ -539,6 +539,7 @@ ModuleInterface describeModule(const sema::CheckedModule &cm,
       d.result = valueDescOf(k.returnType);
     }
     d.hasGrad = k.hasAdjoint; // M_<k>_grad: tic-reverse-mode or @grad_of
+    d.hasFwd = k.forwardDifferentiable; // M_<k>_fwd: tic-forward-mode
     m.kernels.push_back(std::move(d));
   }
 
@@ -568,9 +569,10 @@ void finalizeNames(ModuleInterface &m) {
   };
   const std::string &M = m.name, &U = m.upperName;
   claim(M + "_ctx", "the context type");
-  for (const char *f : {"create", "destroy", "last_error", "metadata",
-                        "deactivate_all", "memory_stats", "sync", "tape_begin",
-                        "tape_end", "tape_backward", "clear_grads"})
+  for (const char *f :
+       {"create", "destroy", "last_error", "metadata", "deactivate_all",
+        "memory_stats", "sync", "tape_begin", "tape_end", "tape_backward",
+        "clear_grads", "clear_duals"})
     claim(M + "_" + f, std::string("the generated function ") + M + "_" + f);
   for (const SparseNodeDesc &n : m.sparseNodes)
     claim(M + "_" + n.name + "_deactivate_all",
@@ -603,6 +605,8 @@ void finalizeNames(ModuleInterface &m) {
                        k.name + "'";
     claim(k.cFunction, what);
     if (k.hasGrad) claim(k.cFunction + "_grad", what);
+    if (k.hasFwd)
+      claim(k.cFunction + "_fwd", what);
     std::set<std::string> names;
     for (ParamDesc &p : k.params) {
       p.cName = cIdent(p.name);
@@ -735,12 +739,18 @@ void emitHeader(const ModuleInterface &m, std::ostream &os) {
         wrapComment(os, "  " + p.cName + ": " + valueComment(p.value));
     if (k.hasResult && k.result.kind != ValueDesc::Kind::Scalar)
       wrapComment(os, "  ret: " + valueComment(k.result));
-    std::string params = "(" + ctx;
-    for (const ParamDesc &p : k.params) params += ", " + paramDecl(p);
+    std::string args = "(" + ctx;
+    for (const ParamDesc &p : k.params)
+      args += ", " + paramDecl(p);
+    std::string params = args;
     if (k.hasResult) params += std::string(", ") + cTypeOf(k.result.dtype) + " *ret";
     params += ")";
     os << "tc_status " << k.cFunction << params << ";\n";
-    if (k.hasGrad) os << "tc_status " << k.cFunction << "_grad" << params << ";\n";
+    // The adjoint returns nothing; the forward-mode version what k returns.
+    if (k.hasGrad)
+      os << "tc_status " << k.cFunction << "_grad" << args << ");\n";
+    if (k.hasFwd)
+      os << "tc_status " << k.cFunction << "_fwd" << params << ";\n";
   }
   os << "\n";
 
@@ -823,7 +833,9 @@ void emitHeader(const ModuleInterface &m, std::ostream &os) {
   os << "tc_status " << M << "_tape_end(" << ctx << ");\n";
   os << "tc_status " << M << "_tape_backward(" << ctx << ", " << M
      << "_field loss); /* loss.grad = 1, replay */\n";
-  os << "tc_status " << M << "_clear_grads(" << ctx << ");\n\n";
+  os << "tc_status " << M << "_clear_grads(" << ctx << "); /* every .grad */\n";
+  os << "tc_status " << M << "_clear_duals(" << ctx
+     << "); /* every .dual */\n\n";
   os << "#ifdef __cplusplus\n} /* extern \"C\" */\n#endif\n\n";
   os << "#endif /* " << U << "_H */\n";
 }

@@ -154,6 +154,7 @@ void emitModuleJSON(const ModuleInterface &m, std::ostream &os) {
             else
               j.attribute("result", nullptr);
             j.attribute("grad", k.hasGrad);
+            j.attribute("fwd", k.hasFwd);
           });
       });
     });
@@ -315,6 +316,7 @@ bool parseModuleJSON(const std::string &text, ModuleInterface &m,
         }
       }
       k.hasGrad = o->getBoolean("grad").value_or(false);
+      k.hasFwd = o->getBoolean("fwd").value_or(false);
       m.kernels.push_back(std::move(k));
     }
   m.upperName = macroCase(m.name);

@@ -8,7 +8,7 @@ snode.tree @root {
 // -----
 
 snode.tree @root {
-  // expected-error @+1 {{the adjoint place @x.grad has other components than "x"}}
+  // expected-error @+1 {{the companion place @x.grad has other components than "x"}}
   snode.place @x : [f32] {ad.grad = @x.grad}
   snode.place @x.grad : [f64]
 }

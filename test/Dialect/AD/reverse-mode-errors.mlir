@@ -8,8 +8,9 @@ snode.tree @root {
     snode.place @x.grad : [f32]
   }
 }
-// A local carried across the iterations of a loop that needs reversing.
-tc.kernel @carried() attributes {ad.differentiable} {
+// A local carried across the iterations of a loop that needs reversing
+// and whose trip count is not a constant (the adjoint stack has a size).
+tc.kernel @carried(%n: i32) attributes {ad.differentiable} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %c16 = arith.constant 16 : i32
@@ -17,8 +18,8 @@ tc.kernel @carried() attributes {ad.differentiable} {
     %s = memref.alloca() {tc.name = "s"} : memref<f32>
     %one = arith.constant 1.0 : f32
     memref.store %one, %s[] : memref<f32>
-    // expected-error @+1 {{local variable 's' is assigned across iterations of this serial loop}}
-    scf.for %j = %c0 to %c16 step %c1 : i32 {
+    // expected-error @+1 {{local variable 's' is assigned across iterations of this serial loop, whose number of iterations is not a compile-time constant}}
+    scf.for %j = %c0 to %n step %c1 : i32 {
       %v = memref.load %s[] : memref<f32>
       %x = tc.load @x[%j] : f32
       %m = arith.mulf %v, %x : f32

@@ -143,3 +143,40 @@ tc.kernel @custom(%s: f32) attributes {ad.grad_of = @custom_target} {
   tc.store %seven, @x.grad[%c0] : f32
   tc.return
 }
+
+// A local carried through a serial loop (s = s * x[j] + 1): the recomputed
+// loop stores each iteration's incoming s in the adjoint stack (one slot per
+// iteration, allocated at the top of the parallel body); the reversed loop
+// reads it back and carries the adjoint of s backwards.
+// CHECK-LABEL: tc.kernel @carried_grad()
+// CHECK:         tc.parallel_for
+// CHECK-NEXT:      %[[STACK:.*]] = memref.alloca() : memref<4xf32>
+// CHECK:           scf.for %[[J:.*]] = %{{.*}} iter_args(%[[S:.*]] = %{{.*}}) -> (f32)
+// CHECK:             %[[K:.*]] = arith.index_cast %{{.*}} : i32 to index
+// CHECK:             memref.store %[[S]], %[[STACK]][%[[K]]] : memref<4xf32>
+// CHECK:           scf.for %{{.*}} iter_args(%[[G:.*]] = %{{.*}}) -> (f32)
+// CHECK:             %[[SJ:.*]] = memref.load %[[STACK]][%{{.*}}] : memref<4xf32>
+// CHECK:             arith.mulf %[[G]], %[[SJ]]
+// CHECK:             tc.atomic_rmw add %{{.*}}, @x.grad
+tc.kernel @carried() attributes {ad.differentiable} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c4 = arith.constant 4 : i32
+  %c16 = arith.constant 16 : i32
+  tc.parallel_for (%i) = (%c0) to (%c16) {
+    %s = memref.alloca() {tc.name = "s"} : memref<f32>
+    %one = arith.constant 1.0 : f32
+    memref.store %one, %s[] : memref<f32>
+    scf.for %j = %c0 to %c4 step %c1 : i32 {
+      %v = memref.load %s[] : memref<f32>
+      %x = tc.load @x[%j] : f32
+      %m = arith.mulf %v, %x : f32
+      %p = arith.addf %m, %one : f32
+      memref.store %p, %s[] : memref<f32>
+    }
+    %r = memref.load %s[] : memref<f32>
+    tc.store %r, @y[%i] : f32
+    tc.yield
+  }
+  tc.return
+}

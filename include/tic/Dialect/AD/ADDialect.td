@@ -27,6 +27,11 @@ def AD_Dialect : Dialect {
     - `ad.grad_of = @k` on a `tc.kernel`: a custom gradient; it becomes the
       adjoint kernel of `@k` instead of a generated one.
     - `ad.adjoint_of = @k` on the kernels tic-reverse-mode generates.
+    - `ad.dual = @x.dual` on an `snode.place`: the place of that field's
+      tangent (a field declared `needs_dual`), like `ad.grad`.
+    - `ad.forward` on a `tc.kernel`: tic-forward-mode generates
+      `@<kernel>_fwd`, computing the primal and the tangents (C entry
+      MODULE_<kernel>_fwd); the generated kernel carries `ad.tangent_of`.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect",
@@ -39,6 +44,14 @@ def AD_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kGradOfAttrName = "ad.grad_of";
     static constexpr ::llvm::StringLiteral kAdjointOfAttrName =
         "ad.adjoint_of";
+    static constexpr ::llvm::StringLiteral kDualAttrName = "ad.dual";
+    static constexpr ::llvm::StringLiteral kForwardAttrName = "ad.forward";
+    static constexpr ::llvm::StringLiteral kTangentOfAttrName =
+        "ad.tangent_of";
+    /// The symbol of the forward-mode version of kernel `name`.
+    static std::string tangentKernelName(::llvm::StringRef name) {
+      return (name + "_fwd").str();
+    }
     /// The symbol of the adjoint kernel of kernel `name`.
     static std::string adjointKernelName(::llvm::StringRef name) {
       return (name + "_grad").str();

@@ -47,14 +47,39 @@ def ReverseMode : Pass<"tic-reverse-mode", "::mlir::ModuleOp"> {
        `select(c, g, 0)` / `select(c, 0, g)`.
 
     A kernel marked `ad.grad_of = @k` becomes `@k_grad` instead (a custom
-    gradient). What cannot be differentiated (a loop-carried local in a
-    loop that needs reversing, while loops, atomic min/max on a
-    differentiable field, a used atomic result, an operation without a
-    derivative) is an error at the operation.
+    gradient). A serial loop that carries values (a local assigned in
+    it) keeps them in an adjoint stack: one slot per iteration and carried
+    value, a memref.alloca in the entry block of the parallel loop body (or
+    kernel), filled by the recomputed loop and read back by the reversed
+    one; the loop needs a constant trip count.
+
+    What cannot be differentiated (a loop with carried values and a
+    variable trip count, while loops, atomic min/max on a differentiable
+    field, a used atomic result, an operation without a derivative) is an
+    error at the operation.
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect",
-                           "::mlir::math::MathDialect"];
+                           "::mlir::math::MathDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
+def ForwardMode : Pass<"tic-forward-mode", "::mlir::ModuleOp"> {
+  let summary = "Generate the forward-mode version of every kernel marked ad.forward";
+  let description = [{
+    For each `tc.kernel @k` marked `ad.forward`, builds `tc.kernel @k_fwd`:
+    the primal kernel, with the tangent (directional derivative) of every
+    float value computed beside it by the same derivative table as reverse
+    mode (Jacobian-vector products). A load of a `needs_dual` field gives the
+    tangent `x.dual[I]`; a store `y[I] = e` also stores the tangent of `e`
+    into `y.dual[I]`; `y[I] += e` adds it. A local variable gets a tangent
+    local beside it, so branches and loops need no special handling. The
+    host seeds the inputs' duals (Taichi's FwdMode); scalar parameters have
+    no tangent.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::memref::MemRefDialect"];
 }
 
 #endif

@@ -202,7 +202,8 @@ private:
     for (Value v : s)
       inits.push_back(current(cur, v));
     unsigned n = forOp.getNumResults();
-    rewriter.setInsertionPoint(forOp);
+    auto known = forOp->getAttrOfType<ArrayAttr>(kLocalNamesAttr);
+    rewriter.setInsertionPoint(forOp); // forOp is replaced below
     auto grown = forOp.replaceWithAdditionalYields(
         rewriter, inits, /*replaceInitOperandUsesInLoop=*/false,
         [](OpBuilder &, Location, ArrayRef<BlockArgument> args) {
@@ -215,7 +216,6 @@ private:
     processBlock(*newFor.getBody(), inner);
     // The names of the locals, for diagnostics (tic-reverse-mode).
     SmallVector<Attribute> names;
-    auto known = forOp->getAttrOfType<ArrayAttr>(kLocalNamesAttr);
     for (unsigned i = 0; i < n; ++i)
       names.push_back(known && i < known.size() ? known[i]
                                                 : rewriter.getStringAttr(""));

@@ -25,7 +25,9 @@
 #include "tic/Dialect/TC/TCDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
@@ -88,6 +90,12 @@ private:
   LogicalResult sinkIntoParallelLoops(tc::KernelOp k);
   LogicalResult check(tc::KernelOp k);
   bool needsReverse(Operation *op);
+  /// The number of iterations of a loop with constant bounds, else none.
+  static std::optional<int64_t> constantTripCount(scf::ForOp f);
+  /// After `clone` (a copy of `primal` in the adjoint): the adjoint stack,
+  /// one slot per iteration for each loop-carried value, filled at the top
+  /// of each iteration of the copy.
+  void recordStack(scf::ForOp primal, scf::ForOp clone);
 
   void forwardBlock(Block &pb, OpBuilder &b, IRMapping &map);
   LogicalResult reverseBlock(Block &pb, OpBuilder &b, IRMapping &map,
@@ -120,6 +128,8 @@ private:
 
   const llvm::DenseMap<StringAttr, FlatSymbolRefAttr> &grads;
   llvm::DenseSet<Value> active;
+  /// The adjoint stacks of the latest copy of each loop with carried values.
+  llvm::DenseMap<Operation *, SmallVector<Value>> stacks;
 };
 
 //===----------------------------------------------------------------------===//
@@ -269,7 +279,8 @@ LogicalResult KernelReverser::check(tc::KernelOp k) {
         fail(op) << "while loops that compute differentiable values or "
                     "write differentiable fields are not supported";
     } else if (auto f = dyn_cast<scf::ForOp>(op)) {
-      if (f.getNumRegionIterArgs() && needsReverse(op)) {
+      if (f.getNumRegionIterArgs() && needsReverse(op) &&
+          !constantTripCount(f)) {
         auto names = op->getAttrOfType<ArrayAttr>("tc.local_names");
         std::string which;
         for (unsigned i = 0; names && i < names.size(); ++i)
@@ -280,10 +291,10 @@ LogicalResult KernelReverser::check(tc::KernelOp k) {
                  << (which.empty() ? std::string("(a loop-carried value)")
                                    : which)
                  << " is assigned across iterations of this serial loop, "
-                    "whose adjoint runs it backwards and would need the "
-                    "value of every iteration (an adjoint stack, not "
-                    "supported yet); store the per-iteration values in a "
-                    "field, or accumulate in a field with +=";
+                    "whose number of iterations is not a compile-time "
+                    "constant; the adjoint keeps the value of every "
+                    "iteration in a stack of that size. Use a constant "
+                    "range, or store the per-iteration values in a field";
       }
     } else if (isa<scf::ExecuteRegionOp, scf::IndexSwitchOp>(op)) {
       if (needsReverse(op))
@@ -298,6 +309,52 @@ LogicalResult KernelReverser::check(tc::KernelOp k) {
 // The adjoint
 //===----------------------------------------------------------------------===//
 
+/// Drops the mappings of the blocks (and their arguments) nested in `op`.
+static void forgetNested(Operation *op, IRMapping &map) {
+  for (Region &r : op->getRegions())
+    for (Block &blk : r) {
+      map.erase(&blk);
+      for (BlockArgument a : blk.getArguments())
+        map.erase(a);
+      for (Operation &inner : blk)
+        forgetNested(&inner, map);
+    }
+}
+
+std::optional<int64_t> KernelReverser::constantTripCount(scf::ForOp f) {
+  std::optional<int64_t> lb = getConstantIntValue(f.getLowerBound());
+  std::optional<int64_t> ub = getConstantIntValue(f.getUpperBound());
+  std::optional<int64_t> st = getConstantIntValue(f.getStep());
+  if (!lb || !ub || !st || *st <= 0)
+    return std::nullopt;
+  return *ub > *lb ? (*ub - *lb + *st - 1) / *st : 0;
+}
+
+void KernelReverser::recordStack(scf::ForOp primal, scf::ForOp clone) {
+  int64_t n = std::max<int64_t>(*constantTripCount(primal), 1);
+  // The stacks live in the entry block of the enclosing parallel loop body
+  // (one per thread) or of the kernel: never in a loop, so that they take
+  // stack memory once.
+  Operation *home = clone->getParentOp();
+  while (home && !isParallelLoop(home) && !isa<tc::KernelOp>(home))
+    home = home->getParentOp();
+  OpBuilder ab = OpBuilder::atBlockBegin(&home->getRegion(0).front());
+  Location loc = primal.getLoc();
+  SmallVector<Value> slots;
+  for (Type t : primal.getResultTypes())
+    slots.push_back(memref::AllocaOp::create(ab, loc, MemRefType::get({n}, t)));
+  OpBuilder b = OpBuilder::atBlockBegin(clone.getBody());
+  Value k = arith::DivSIOp::create(
+      b, loc,
+      arith::SubIOp::create(b, loc, clone.getInductionVar(),
+                            clone.getLowerBound()),
+      clone.getStep());
+  Value idx = arith::IndexCastOp::create(b, loc, b.getIndexType(), k);
+  for (auto [slot, v] : llvm::zip(slots, clone.getRegionIterArgs()))
+    memref::StoreOp::create(b, loc, v, slot, ValueRange{idx});
+  stacks[primal] = std::move(slots);
+}
+
 /// Re-emits the primal values of `pb` (not its stores, atomics or parallel
 /// loops; regions only where they compute values).
 void KernelReverser::forwardBlock(Block &pb, OpBuilder &b, IRMapping &map) {
@@ -306,9 +363,15 @@ void KernelReverser::forwardBlock(Block &pb, OpBuilder &b, IRMapping &map) {
       continue;
     if (op.getNumRegions() && op.getNumResults() == 0)
       continue;
+    // A region copied before (by an enclosing copy) is copied afresh: its
+    // blocks and their arguments must not map to the earlier copy's.
+    forgetNested(&op, map);
     Operation *clone = b.clone(op, map);
     if (!clone->getNumRegions())
       continue;
+    if (auto f = dyn_cast<scf::ForOp>(op))
+      if (f.getNumRegionIterArgs() && needsReverse(&op))
+        recordStack(f, cast<scf::ForOp>(clone));
     SmallVector<Operation *> dead;
     clone->walk([&](Operation *inner) {
       if (isDroppedEffect(inner) || (isParallelLoop(inner) && inner != clone))
@@ -467,7 +530,6 @@ LogicalResult KernelReverser::reverseIf(scf::IfOp op, OpBuilder &b,
 
 LogicalResult KernelReverser::reverseFor(scf::ForOp op, OpBuilder &b,
                                          IRMapping &map, Scope &sc) {
-  // check() rejected loop-carried values that need reversing.
   Location loc = op.getLoc();
   llvm::SetVector<Value> outer = activeFromAbove(op);
   Value lb = map.lookupOrDefault(op.getLowerBound());
@@ -479,7 +541,18 @@ LogicalResult KernelReverser::reverseFor(scf::ForOp op, OpBuilder &b,
   Value zero = arith::ConstantOp::create(b, loc, it, b.getZeroAttr(it));
   Value one = arith::ConstantOp::create(b, loc, it, b.getIntegerAttr(it, 1));
   Value last = arith::SubIOp::create(b, loc, n, one);
+  // Loop-carried values: their adjoints run backwards with the loop (that
+  // of a result is that of the last iteration's yield); the values
+  // themselves come back from the adjoint stack.
+  SmallVector<unsigned> carried; // float iter args, by index
+  for (auto [i, r] : llvm::enumerate(op.getResults()))
+    if (isFloat(r))
+      carried.push_back(i);
   SmallVector<Value> inits;
+  for (unsigned i : carried) {
+    Value g = sc.get(op.getResult(i));
+    inits.push_back(g ? g : zeroOf(b, loc, op.getResult(i).getType()));
+  }
   for (Value v : outer)
     inits.push_back(zeroOf(b, loc, v.getType()));
   auto rev = scf::ForOp::create(b, loc, zero, n, one, inits);
@@ -489,25 +562,44 @@ LogicalResult KernelReverser::reverseFor(scf::ForOp op, OpBuilder &b,
   OpBuilder bb = OpBuilder::atBlockEnd(body);
   // iteration k of the adjoint is iteration n - 1 - k of the primal
   Value k = rev.getInductionVar();
-  Value iv = arith::AddIOp::create(
-      bb, loc, lb,
-      arith::MulIOp::create(bb, loc, arith::SubIOp::create(bb, loc, last, k),
-                            step));
+  Value j = arith::SubIOp::create(bb, loc, last, k);
+  Value iv = arith::AddIOp::create(bb, loc, lb,
+                                   arith::MulIOp::create(bb, loc, j, step));
   IRMapping m = map;
   m.map(op.getInductionVar(), iv);
+  if (op.getNumRegionIterArgs()) {
+    auto st = stacks.find(op);
+    if (st == stacks.end())
+      return op.emitError("reverse-mode AD: internal error: no adjoint stack "
+                          "for this loop");
+    Value idx = arith::IndexCastOp::create(bb, loc, bb.getIndexType(), j);
+    for (auto [a, slot] : llvm::zip(op.getRegionIterArgs(), st->second))
+      m.map(a, memref::LoadOp::create(bb, loc, slot, ValueRange{idx}));
+  }
   Block &pb = *op.getBody();
   forwardBlock(pb, bb, m);
   Scope inner;
+  Operation *yield = pb.getTerminator();
+  for (auto [c, i] : llvm::enumerate(carried))
+    accumulate(inner, bb, yield->getOperand(i), rev.getRegionIterArgs()[c]);
   if (failed(reverseBlock(pb, bb, m, inner)))
     return failure();
   SmallVector<Value> outs;
-  for (auto [v, acc] : llvm::zip(outer, rev.getRegionIterArgs())) {
+  for (unsigned i : carried) {
+    Value g = inner.get(op.getRegionIterArgs()[i]);
+    outs.push_back(g ? g : zeroOf(bb, loc, op.getResult(i).getType()));
+  }
+  for (auto [v, acc] :
+       llvm::zip(outer, rev.getRegionIterArgs().drop_front(carried.size()))) {
     Value g = inner.get(v);
     outs.push_back(g ? arith::AddFOp::create(bb, loc, acc, g).getResult()
                      : Value(acc));
   }
   scf::YieldOp::create(bb, loc, outs);
-  for (auto [v, res] : llvm::zip(outer, rev.getResults()))
+  for (auto [c, i] : llvm::enumerate(carried))
+    accumulate(sc, b, op.getInitArgs()[i], rev.getResult(c));
+  for (auto [v, res] :
+       llvm::zip(outer, rev.getResults().drop_front(carried.size())))
     accumulate(sc, b, v, res);
   return success();
 }
