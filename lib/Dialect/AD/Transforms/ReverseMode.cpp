@@ -35,6 +35,7 @@
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace tic {
@@ -89,6 +90,10 @@ private:
   void computeActivity(tc::KernelOp k);
   LogicalResult sinkIntoParallelLoops(tc::KernelOp k);
   LogicalResult check(tc::KernelOp k);
+  /// The global data access rules (DiffTaichi; docs/autodiff.md), where a
+  /// kernel breaks them visibly: two plain writes of one element, a read
+  /// then a write of one element, a read and an accumulation of one element.
+  LogicalResult checkAccessRules(tc::KernelOp k);
   bool needsReverse(Operation *op);
   /// The number of iterations of a loop with constant bounds, else none.
   static std::optional<int64_t> constantTripCount(scf::ForOp f);
@@ -249,6 +254,85 @@ bool KernelReverser::needsReverse(Operation *op) {
         return WalkResult::advance();
       })
       .wasInterrupted();
+}
+
+LogicalResult KernelReverser::checkAccessRules(tc::KernelOp k) {
+  struct Access {
+    Operation *op;
+    enum Kind { Read, Write, Accumulate } kind;
+  };
+  // Accesses to each differentiable field, in program order.
+  llvm::MapVector<StringAttr, SmallVector<Access>> byField;
+  k.walk([&](Operation *op) {
+    if (auto ld = dyn_cast<tc::LoadOp>(op)) {
+      if (gradOf(ld.getFieldAttr()))
+        byField[ld.getFieldAttr().getAttr()].push_back({op, Access::Read});
+    } else if (auto st = dyn_cast<tc::StoreOp>(op)) {
+      if (gradOf(st.getFieldAttr()))
+        byField[st.getFieldAttr().getAttr()].push_back({op, Access::Write});
+    } else if (auto at = dyn_cast<tc::AtomicRMWOp>(op)) {
+      if (gradOf(at.getFieldAttr()))
+        byField[at.getFieldAttr().getAttr()].push_back(
+            {op, Access::Accumulate});
+    }
+  });
+  // The same element: the same index values (the copy went through CSE)
+  // and component.
+  auto element = [](Operation *op) {
+    SmallVector<Value> idx;
+    int64_t comp = 0;
+    if (auto ld = dyn_cast<tc::LoadOp>(op)) {
+      idx.append(ld.getIndices().begin(), ld.getIndices().end());
+      comp = ld.getComp();
+    } else if (auto st = dyn_cast<tc::StoreOp>(op)) {
+      idx.append(st.getIndices().begin(), st.getIndices().end());
+      comp = st.getComp();
+    } else {
+      auto at = cast<tc::AtomicRMWOp>(op);
+      idx.append(at.getIndices().begin(), at.getIndices().end());
+      comp = at.getComp();
+    }
+    return std::make_pair(idx, comp);
+  };
+  DominanceInfo dom(k);
+  LogicalResult result = success();
+  for (auto &[field, accesses] : byField) {
+    for (size_t j = 0; j < accesses.size(); ++j) {
+      for (size_t i = 0; i < j; ++i) {
+        Access a = accesses[i], b = accesses[j];
+        // Both run, a first: a dominates b (not two branches of an if).
+        if (!dom.properlyDominates(a.op, b.op) ||
+            element(a.op) != element(b.op))
+          continue;
+        const char *what = nullptr;
+        if (a.kind == Access::Write && b.kind == Access::Write)
+          what = "is written twice; every write after the first must be an "
+                 "accumulation (+=)";
+        else if (a.kind == Access::Read && b.kind == Access::Write)
+          what = "is read and then overwritten; the adjoint would recompute "
+                 "the read with the new value";
+        else if (a.kind == Access::Read && b.kind == Access::Accumulate)
+          what = "is read before it is accumulated into; no read may "
+                 "happen before the accumulation is done";
+        else if (a.kind == Access::Accumulate && b.kind == Access::Read)
+          what = "is read after an accumulation in the same kernel, "
+                 "before the accumulation is done";
+        else if (a.kind == Access::Accumulate && b.kind == Access::Write)
+          what = "is overwritten after an accumulation";
+        if (!what)
+          continue;
+        result = failure();
+        InFlightDiagnostic d =
+            b.op->emitError("reverse-mode AD: this element of ");
+        d << "'" << field.getValue() << "' " << what
+          << " (a global data access rule); mark the kernel @no_grad or "
+             "keep each value in its own element";
+        d.attachNote(a.op->getLoc()) << "the earlier access";
+        break;
+      }
+    }
+  }
+  return result;
 }
 
 /// What the transformation cannot handle, reported at the operation.
@@ -616,7 +700,7 @@ LogicalResult KernelReverser::run(tc::KernelOp primal, tc::KernelOp adjoint) {
   if (failed(sinkIntoParallelLoops(primal)))
     return failure();
   computeActivity(primal);
-  if (failed(check(primal)))
+  if (failed(checkAccessRules(primal)) || failed(check(primal)))
     return failure();
   Block &pb = primal.getBody().front();
   Block &nb = adjoint.getBody().front();
