@@ -75,7 +75,8 @@ tc_status reportKernelFailure(tic_rt_context *ctx, tc_status status,
 tc_status cudaLoaderInit(char *why, size_t whyCap);
 
 /// One launch of tic_rt_parallel_for: `numChunks` chunks of `grain` indices
-/// over [begin, begin + n), chunk c on thread c % team.
+/// over [begin, begin + n); thread t of `team` runs the t-th contiguous block
+/// of about numChunks / team chunks.
 struct ParallelJob {
   tic_rt_context *ctx;
   tic_rt_task_fn fn;
@@ -99,9 +100,9 @@ uint32_t floatModeBits();
 /// control bits stay as they are).
 void setFloatModeBits(uint32_t bits);
 
-/// Runs the chunks first, first + stride, ... of `job` on the calling thread
-/// as thread `threadId` (Parallel.cpp).
-void runJobChunks(const ParallelJob &job, uint64_t first, uint64_t stride,
+/// Runs part `part` of `parts` of `job`'s chunks (a contiguous block of
+/// them) on the calling thread as thread `threadId` (Parallel.cpp).
+void runJobChunks(const ParallelJob &job, uint64_t part, uint64_t parts,
                   int32_t threadId);
 
 /// The context's worker threads (ThreadPool.cpp).

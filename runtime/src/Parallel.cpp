@@ -44,9 +44,17 @@ void tic::rt::setFloatModeBits(uint32_t bits) {
 #endif
 }
 
-void tic::rt::runJobChunks(const ParallelJob &job, uint64_t first,
-                           uint64_t stride, int32_t threadId) {
-  for (uint64_t c = first; c < job.numChunks; c += stride) {
+void tic::rt::runJobChunks(const ParallelJob &job, uint64_t part,
+                           uint64_t parts, int32_t threadId) {
+  // Part p of `parts` is one contiguous block of chunks (OpenMP's static
+  // schedule): neighbouring iterations, which tend to touch neighbouring
+  // memory, stay on one thread. Scatters from particles sorted in space
+  // (MPM's P2G) then rarely contend for a cache line across threads.
+  uint64_t first =
+      job.numChunks / parts * part +
+      (part < job.numChunks % parts ? part : job.numChunks % parts);
+  uint64_t count = job.numChunks / parts + (part < job.numChunks % parts);
+  for (uint64_t c = first; c < first + count; ++c) {
     if (job.watchFailures &&
         job.ctx->kernelStatus.load(std::memory_order_relaxed) != TC_OK)
       return;

@@ -126,10 +126,11 @@ typedef void (*tic_rt_task_fn)(void *closure, int64_t begin, int64_t end,
  * thread). Every index is covered by exactly one call; an empty range
  * (end <= begin) makes no call. Runs inline on the calling thread (thread_id
  * 0) when the range fits in one chunk or the context has one thread, else
- * on the context's worker threads; chunk c runs with thread_id
- * c % team_size, so the chunk -> thread_id mapping is deterministic for a
- * given thread count, and one thread_id is never used by two threads at
- * once. Once a task
+ * on the context's worker threads; thread_id t runs the t-th of team_size
+ * contiguous blocks of chunks (OpenMP's static schedule: neighbouring
+ * iterations stay on one thread), so the chunk -> thread_id mapping is
+ * deterministic for a given thread count, and one thread_id is never used
+ * by two threads at once. Once a task
  * has reported a kernel failure (tic_rt_report_*), chunks not yet started
  * are skipped. Returns when every chunk is done. NULL ctx: one thread. */
 TC_API void tic_rt_parallel_for(tic_rt_context *ctx, int64_t begin, int64_t end,

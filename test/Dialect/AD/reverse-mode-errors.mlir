@@ -60,6 +60,8 @@ snode.tree @root {
   snode.dense @d axes [0] shape [16] {
     snode.place @x : [f32] {ad.grad = @x.grad}
     snode.place @x.grad : [f32]
+    snode.place @y : [f32] {ad.grad = @y.grad}
+    snode.place @y.grad : [f32]
   }
 }
 tc.kernel @no_rule() attributes {ad.differentiable} {
@@ -69,7 +71,7 @@ tc.kernel @no_rule() attributes {ad.differentiable} {
     %x = tc.load @x[%i] : f32
     // expected-error @+1 {{'math.erf' has no derivative}}
     %e = math.erf %x : f32
-    tc.store %e, @x[%i] : f32
+    tc.store %e, @y[%i] : f32
     tc.yield
   }
   tc.return
@@ -81,6 +83,8 @@ snode.tree @root {
   snode.dense @d axes [0] shape [16] {
     snode.place @x : [f32] {ad.grad = @x.grad}
     snode.place @x.grad : [f32]
+    snode.place @y : [f32] {ad.grad = @y.grad}
+    snode.place @y.grad : [f32]
   }
 }
 tc.kernel @used_atomic() attributes {ad.differentiable} {
@@ -90,7 +94,7 @@ tc.kernel @used_atomic() attributes {ad.differentiable} {
     %x = tc.load @x[%i] : f32
     // expected-error @+1 {{the value an atomic operation returns cannot be used}}
     %o = tc.atomic_rmw add %x, @x[%c0] : f32
-    tc.store %o, @x[%i] : f32
+    tc.store %o, @y[%i] : f32
     tc.yield
   }
   tc.return

@@ -168,7 +168,9 @@ TEST(ParallelFor, OneThreadRunsInlineInOrder) {
   }
 }
 
-TEST(ParallelFor, ChunkToThreadMappingIsRoundRobin) {
+TEST(ParallelFor, ChunkToThreadMappingIsContiguousBlocks) {
+  // 10 chunks of 5 on 2, 3, 4 threads: thread t runs the t-th contiguous
+  // block, the first (10 % threads) blocks one chunk longer.
   tic_rt_module_desc desc = makeDesc();
   for (int32_t threads : {2, 3, 4}) {
     tc_options o = Context::threads(threads);
@@ -176,8 +178,16 @@ TEST(ParallelFor, ChunkToThreadMappingIsRoundRobin) {
     Recorder rec(0, 50);
     tic_rt_parallel_for(ctx, 0, 50, 5, &Recorder::task, &rec);
     ASSERT_EQ(rec.chunks.size(), 10u);
-    for (const Chunk &c : rec.chunks)
-      EXPECT_EQ(c.thread, (c.begin / 5) % threads) << "chunk at " << c.begin;
+    int32_t base = 10 / threads, extra = 10 % threads;
+    for (const Chunk &c : rec.chunks) {
+      int32_t chunk = int32_t(c.begin / 5), t = 0, first = 0;
+      while (chunk >= first + base + (t < extra)) {
+        first += base + (t < extra);
+        ++t;
+      }
+      EXPECT_EQ(c.thread, t)
+          << "chunk at " << c.begin << ", " << threads << " threads";
+    }
   }
 }
 
