@@ -73,7 +73,7 @@ for b in bench_stream bench_reduce bench_stencil bench_julia bench_mpm88_8k benc
          bench_nbody bench_nbody_atomic bench_sparse_diffusion \
          bench_sparse_diffusion_noopt bench_mpm_sparse_8k bench_mpm_sparse_64k \
          bench_quant bench_quant_nofusion bench_quant_nodemotion bench_quant_noopt \
-         bench_quant_saxpy bench_life; do
+         bench_quant_saxpy bench_life bench_diffmpm; do
   echo "== $b"
   if [ ! -x "$BENCH_BIN/$b" ]; then
     echo "   (not built)"; echo "MISSING $b" >> "$LOG"; continue
@@ -87,7 +87,7 @@ TAICHI_NOTE=""
 if [ "$TAICHI" = 1 ] && python3 -c "import taichi" >/dev/null 2>&1; then
   echo "== taichi $(python3 -c 'import taichi; print(taichi.__version__)' 2>/dev/null | tail -n1)"
   TARGS=(--reps "$REPS" --warmup "$WARMUP" --threads "$THREADS")
-  for s in stream stencil julia nbody sparse_diffusion life; do
+  for s in stream stencil julia nbody sparse_diffusion life diffmpm; do
     (cd bench/taichi && python3 "$s.py" "${TARGS[@]}" 2>&1) | grep '^TAICHI' | tee -a "$LOG" || true
   done
   (cd bench/taichi && python3 mpm88.py "${TARGS[@]}" --np 8192 --ng 128 --dt 2e-4 2>&1) | grep '^TAICHI' | tee -a "$LOG" || true
@@ -198,6 +198,17 @@ if vdb:
     print()
 elif vdb_note:
     print(vdb_note)
+    print()
+ad = [(v, r) for (b, v), r in res.items() if "backward_over_forward_ours" in r]
+if ad:
+    print("Autodiff: backward time / forward time (the backward pass recomputes "
+          "each step's grid; DiffTaichi reports about the cost of the forward pass):")
+    print()
+    print("| benchmark | tic | hand-written C++ adjoint |")
+    print("| --- | ---: | ---: |")
+    for v, r in ad:
+        print(f"| diffmpm {v} | {r['backward_over_forward_ours']} | "
+              f"{r['backward_over_forward_ref']} |")
     print()
 print("Bandwidth (GB/s of memory traffic with write-allocate stores: 12 bytes per element for copy, saxpy and stencil, 4 for sum):")
 print()
