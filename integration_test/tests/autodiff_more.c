@@ -1,4 +1,5 @@
-/* AD-12 (custom gradient) and AD-14 (time of impact) of docs/autodiff.md. */
+/* AD-12 (custom gradient) and AD-14 (time of impact) of docs/autodiff.md,
+ * and a `continue` in a differentiated serial loop. */
 #include "autodiff_more.h"
 #define LAST_ERROR autodiff_more_last_error
 #include "common.h"
@@ -57,6 +58,20 @@ int main(void) {
   compare_f64("AD-14 TOI final height", &got, want, 1, 0, 1e-5);
   got = dh; want[0] = -1.0;
   compare_f64("AD-14 TOI gradient", &got, want, 1, 0, 1e-5);
+  /* a continue in a serial loop: dz/dx = 8 x */
+  {
+    const float one[4] = {1, 1, 1, 1};
+    CHECK(autodiff_more_xc_write(ctx, xs, 4));
+    CHECK(autodiff_more_clear_grads(ctx));
+    CHECK(autodiff_more_zc_grad_write(ctx, one, 4));
+    CHECK(autodiff_more_skip_two_grad(ctx));
+    CHECK(autodiff_more_xc_grad_read(ctx, g, 4));
+    for (i = 0; i < 4; ++i) {
+      double w = 8.0 * xs[i];
+      got = g[i];
+      compare_f64("continue: x.grad", &got, &w, 1, 1e-6, 1e-6);
+    }
+  }
   autodiff_more_destroy(ctx);
   return tic_test_failures ? 1 : 0;
 }

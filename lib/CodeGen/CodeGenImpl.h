@@ -152,8 +152,10 @@ struct Binding {
 };
 
 /// Whether `s` holds a `return`, or a `break`/`continue` that leaves `s` (one
-/// not inside a loop within `s`): then `s` cannot be a structured op.
-bool escapes(const tast::Stmt *s);
+/// not inside a loop within `s`): then `s` cannot be a structured op. With
+/// `allowContinue`, a `continue` does not count (the body of an scf.for
+/// handles it).
+bool escapes(const tast::Stmt *s, bool allowContinue = false);
 
 /// Removes the terminator an scf builder may have put into `blk`, so that
 /// code is generated at its end (terminated() stays false) and the yield is

@@ -13,7 +13,7 @@ using namespace tic::codegen::detail;
 // Structured control flow
 //===----------------------------------------------------------------------===//
 
-bool tic::codegen::detail::escapes(const tast::Stmt *s) {
+bool tic::codegen::detail::escapes(const tast::Stmt *s, bool allowContinue) {
   std::function<bool(const tast::Stmt *, bool)> rec = [&](const tast::Stmt *t,
                                                           bool inLoop) -> bool {
     if (!t)
@@ -22,8 +22,9 @@ bool tic::codegen::detail::escapes(const tast::Stmt *s) {
     case tast::Stmt::Return:
       return true;
     case tast::Stmt::Break:
-    case tast::Stmt::Continue:
       return !inLoop;
+    case tast::Stmt::Continue:
+      return !inLoop && !allowContinue;
     case tast::Stmt::Block:
       for (auto &c : static_cast<const tast::BlockStmt *>(t)->body)
         if (rec(c.get(), inLoop))
@@ -600,8 +601,13 @@ void Generator::genSerialFor(const tast::ForStmt &s) {
   if (!loopBounds(s, lo, hi, ivType, step))
     return;
   // scf.for nest: a positive constant step, a signed loop variable, and no
-  // break/continue/return leaving the body.
-  if (step > 0 && ivType.sgn && !escapes(s.body.get())) {
+  // break/return leaving the body. A `continue` of this loop ends the
+  // iteration: the body is then an scf.execute_region whose blocks branch
+  // to its end (tic-lift-control-flow turns them into scf.if), so the loop
+  // stays an scf.for (vectorizable, and reversible by autodiff).
+  if (step > 0 && ivType.sgn &&
+      !escapes(s.body.get(), /*allowContinue=*/true)) {
+    bool continues = escapes(s.body.get());
     SmallVector<Value> ivs;
     Value stepV = cInt(step, ivType);
     std::function<void(size_t)> rec = [&](size_t d) {
@@ -612,9 +618,30 @@ void Generator::genSerialFor(const tast::ForStmt &s) {
       ivs.push_back(op.getInductionVar());
       if (d + 1 < lo.size()) {
         rec(d + 1);
-      } else {
+      } else if (!continues) {
         bindLoopVars(s, ivs, ivType);
         genBlock(*s.body);
+      } else {
+        auto er = scf::ExecuteRegionOp::create(b, curLoc, TypeRange{});
+        Block *entry = new Block(), *next = new Block();
+        er.getRegion().push_back(entry);
+        b.setInsertionPointToEnd(entry);
+        loops.push_back(LoopCtx{nullptr, next});
+        bindLoopVars(s, ivs, ivType);
+        genBlock(*s.body);
+        loops.pop_back();
+        if (!terminated())
+          br(next);
+        // Blocks after a `continue`, which no path reaches, end there too.
+        for (Block &blk : er.getRegion())
+          if (blk.empty() || !blk.back().hasTrait<OpTrait::IsTerminator>()) {
+            b.setInsertionPointToEnd(&blk);
+            br(next);
+          }
+        er.getRegion().push_back(next);
+        b.setInsertionPointToEnd(next);
+        scf::YieldOp::create(b, curLoc);
+        b.setInsertionPointAfter(er);
       }
       scf::YieldOp::create(b, curLoc);
       ivs.pop_back();
