@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tic/Conversion/TCToLLVM.h"
+#include "tic/Dialect/AD/ADDialect.h"
 #include "tic/Dialect/SNode/SNodeLayout.h"
 #include "tic/Dialect/TC/TCDialect.h"
 
@@ -107,6 +108,20 @@ struct BoundsCheckLowering : ServicePattern<tc::BoundsCheckOp> {
   }
 };
 
+struct RecordAccessLowering : ServicePattern<ad::RecordAccessOp> {
+  using ServicePattern::ServicePattern;
+  LogicalResult lower(ad::RecordAccessOp op, OpAdaptor adaptor,
+                      const FunctionEnv &env,
+                      ConversionPatternRewriter &rewriter) const override {
+    StringRef k = op.getKind();
+    int32_t kind = k == "read" ? 0 : k == "write" ? 1 : 2;
+    target.recordAccess(rewriter, op.getLoc(), kind, op.getField(),
+                        op.getKernel(), adaptor.getIndex(), op.getCount(), env);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// The root buffer plus the tree's offset in it.
 struct RootPtrLowering : ServicePattern<snode::RootPtrOp> {
   using ServicePattern::ServicePattern;
@@ -192,16 +207,16 @@ void tic::populateTCRuntimeToLLVMPatterns(RewritePatternSet &patterns,
                                           const FunctionEnvs &envs,
                                           const snode::SNodeLayout &layout) {
   patterns.add<RandomLowering, PrintLowering, AssertLowering,
-               BoundsCheckLowering, RootPtrLowering, AllocCellLowering,
-               FreeCellLowering, PoolViewLowering>(patterns.getContext(),
-                                                   target, envs, layout);
+               BoundsCheckLowering, RecordAccessLowering, RootPtrLowering,
+               AllocCellLowering, FreeCellLowering, PoolViewLowering>(
+      patterns.getContext(), target, envs, layout);
   populateTCNDArrayToLLVMPatterns(patterns);
 }
 
 void tic::addTCRuntimeIllegalOps(ConversionTarget &target) {
-  target
-      .addIllegalOp<tc::RandomOp, tc::PrintOp, tc::AssertOp, tc::BoundsCheckOp,
-                    snode::RootPtrOp, snode::AllocCellOp, snode::FreeCellOp,
-                    snode::PoolViewOp, tc::NDArrayLoadOp, tc::NDArrayStoreOp,
-                    tc::NDArrayAtomicRMWOp, tc::NDArrayDimOp>();
+  target.addIllegalOp<tc::RandomOp, tc::PrintOp, tc::AssertOp,
+                      tc::BoundsCheckOp, ad::RecordAccessOp, snode::RootPtrOp,
+                      snode::AllocCellOp, snode::FreeCellOp, snode::PoolViewOp,
+                      tc::NDArrayLoadOp, tc::NDArrayStoreOp,
+                      tc::NDArrayAtomicRMWOp, tc::NDArrayDimOp>();
 }

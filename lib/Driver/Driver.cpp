@@ -126,6 +126,9 @@ bool tic::codegen::runBackend(const sema::CheckedModule &checked,
     // on the structured tc kernels, before anything lowers them.
     lift.addPass(createReverseMode());
     lift.addPass(createForwardMode());
+    // -g: the run-time validation of the global data access rules.
+    if (options.debug)
+      lift.addPass(createValidateAccessRules());
     if (failed(lift.run(*module))) {
       if (!diags.hasErrors())
         diags.error(SourceRange(), "internal error: lifting control flow to "

@@ -137,6 +137,7 @@ void destroyContext(tic_rt_context *ctx) {
   for (size_t i = 0; i < ctx->tapeSize; ++i)
     std::free(ctx->tape[i].args);
   std::free(ctx->tape);
+  destroyAccessLog(ctx->accessLog.load());
   pthread_mutex_destroy(&ctx->errorLock);
   ctx->~tic_rt_context();
   std::free(ctx);

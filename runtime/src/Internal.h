@@ -40,6 +40,10 @@ struct alignas(kCacheLine) RngState {
   uint64_t inc; // stream selector, always odd
 };
 
+struct AccessLog;
+/// Frees the access log of the access-rule validation (Tape.cpp).
+void destroyAccessLog(AccessLog *log);
+
 /// One recorded launch on the autodiff tape.
 struct TapeEntry {
   tic_rt_kernel_fn fn;
@@ -170,7 +174,10 @@ struct tic_rt_context {
   int32_t numPools = 0;
 
   // Autodiff tape.
-  bool tapeRecording = false;
+  std::atomic<bool> tapeRecording{false};
+  /// The access log of the global data access rules' validation (kernels
+  /// compiled with -g, while a tape records; Tape.cpp). Null until used.
+  std::atomic<tic::rt::AccessLog *> accessLog{nullptr};
   tic::rt::TapeEntry *tape = nullptr;
   size_t tapeSize = 0;
   size_t tapeCapacity = 0;

@@ -11,10 +11,40 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <new>
 
 using namespace tic::rt;
 
+/// The global data access rules' validation: one state byte per element of
+/// each differentiable field that a checked kernel touched since tape_begin
+/// (a list: a module has few such fields).
+struct tic::rt::AccessLog {
+  struct Field {
+    const char *name; // the generated code's string: one per field
+    uint64_t count;
+    uint8_t *state; // calloc'ed, updated with atomic or
+    Field *next;
+  };
+  pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+  Field *fields = nullptr;
+};
+
+void tic::rt::destroyAccessLog(AccessLog *log) {
+  if (!log)
+    return;
+  for (AccessLog::Field *f = log->fields; f;) {
+    AccessLog::Field *next = f->next;
+    std::free(f->state);
+    std::free(f);
+    f = next;
+  }
+  pthread_mutex_destroy(&log->lock);
+  std::free(log);
+}
+
 namespace {
+
+enum : uint8_t { kRead = 1, kWritten = 2, kAccumulated = 4 };
 
 void clearTape(tic_rt_context *ctx) {
   for (size_t i = 0; i < ctx->tapeSize; ++i)
@@ -35,6 +65,8 @@ tc_status tic_rt_tape_begin(tic_rt_context *ctx) {
                        "tape_begin: a tape is already being recorded (call "
                        "tape_end first)");
   clearTape(ctx);
+  // A new tape: every element is fresh for the access-rule validation.
+  destroyAccessLog(ctx->accessLog.exchange(nullptr));
   ctx->tapeRecording = true;
   return TC_OK;
 }
@@ -78,6 +110,71 @@ tc_status tic_rt_tape_record(tic_rt_context *ctx, tic_rt_kernel_fn grad_fn,
   }
   ctx->tape[ctx->tapeSize++] = TapeEntry{grad_fn, copy, args_size};
   return TC_OK;
+}
+
+tc_status tic_rt_ad_record_access(tic_rt_context *ctx, const char *kernel,
+                                  const char *field, uint64_t count,
+                                  uint64_t index, int32_t kind) {
+  if (!ctx || !ctx->tapeRecording.load(std::memory_order_relaxed) ||
+      index >= count)
+    return TC_OK;
+  AccessLog *log = ctx->accessLog.load(std::memory_order_acquire);
+  if (!log) {
+    void *mem = std::calloc(1, sizeof(AccessLog));
+    if (!mem)
+      return TC_OK; // no memory to validate with: skip, never fail
+    AccessLog *fresh = new (mem) AccessLog();
+    if (ctx->accessLog.compare_exchange_strong(log, fresh,
+                                               std::memory_order_acq_rel))
+      log = fresh;
+    else
+      destroyAccessLog(fresh); // another thread's log won
+  }
+  AccessLog::Field *f = nullptr;
+  pthread_mutex_lock(&log->lock);
+  for (AccessLog::Field *g = log->fields; g && !f; g = g->next)
+    if (g->name == field)
+      f = g;
+  if (!f) {
+    f = static_cast<AccessLog::Field *>(std::calloc(1, sizeof(*f)));
+    uint8_t *state = static_cast<uint8_t *>(std::calloc(count, 1));
+    if (f && state) {
+      *f = AccessLog::Field{field, count, state, log->fields};
+      log->fields = f;
+    } else {
+      std::free(f);
+      std::free(state);
+      f = nullptr;
+    }
+  }
+  pthread_mutex_unlock(&log->lock);
+  if (!f || index >= f->count)
+    return TC_OK;
+  if (kind == 0) { // read
+    __atomic_fetch_or(&f->state[index], kRead, __ATOMIC_RELAXED);
+    return TC_OK;
+  }
+  uint8_t before = __atomic_fetch_or(
+      &f->state[index], kind == 1 ? kWritten : kAccumulated, __ATOMIC_RELAXED);
+  const char *what = nullptr;
+  if (kind == 1 && (before & kWritten))
+    what = "is overwritten (written twice; a later write must be +=)";
+  else if (kind == 1 && (before & kAccumulated))
+    what = "is overwritten after an accumulation";
+  else if (kind == 1 && (before & kRead))
+    what = "is overwritten after it was read (the adjoint would recompute "
+           "the read with the new value)";
+  else if (kind == 2 && (before & kRead))
+    what = "is accumulated into after it was read (no read may happen "
+           "before the accumulation is done)";
+  if (!what)
+    return TC_OK;
+  return reportKernelFailure(
+      ctx, TC_ERR_ASSERTION,
+      "kernel '%s' breaks the global data access rule of reverse-mode AD: "
+      "element %llu of field '%s' %s",
+      kernel ? kernel : "?", (unsigned long long)index, field ? field : "?",
+      what);
 }
 
 tc_status tic_rt_tape_end(tic_rt_context *ctx) {

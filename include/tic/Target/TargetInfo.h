@@ -62,6 +62,14 @@ public:
                           mlir::Value index, mlir::Value extent,
                           llvm::StringRef field, unsigned axis,
                           const FunctionEnv &env) const = 0;
+  /// The run-time validation of the access rules (ad.record_access): an
+  /// access of `kind` (0 read, 1 write, 2 accumulate) by `kernel` to
+  /// element `index` (i64) of the `count` scalars of `field`. Targets
+  /// without it emit nothing.
+  virtual void recordAccess(mlir::OpBuilder &b, mlir::Location loc,
+                            int32_t kind, llvm::StringRef field,
+                            llvm::StringRef kernel, mlir::Value index,
+                            int64_t count, const FunctionEnv &env) const {}
   /// A zeroed cell from pool `pool` (one per pointer SNode), as !llvm.ptr;
   /// null when it is used up. Failure (reported at `loc`) where the target
   /// has no pools yet.

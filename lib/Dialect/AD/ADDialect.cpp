@@ -22,6 +22,17 @@ void ADDialect::initialize() {
 #define GET_OP_CLASSES
 #include "tic/Dialect/AD/ADOps.cpp.inc"
 
+LogicalResult RecordAccessOp::verify() {
+  StringRef k = getKind();
+  if (k != "read" && k != "write" && k != "accumulate")
+    return emitOpError("kind must be \"read\", \"write\" or \"accumulate\", "
+                       "got \"")
+           << k << "\"";
+  if (getCount() <= 0)
+    return emitOpError("count must be positive, got ") << getCount();
+  return success();
+}
+
 LogicalResult ADDialect::verifyOperationAttribute(Operation *op,
                                                   NamedAttribute attr) {
   StringRef name = attr.getName().getValue();

@@ -83,6 +83,19 @@ public:
                          ValueRange{env.context, name, ax, idx, ext, where});
   }
 
+  void recordAccess(OpBuilder &b, Location loc, int32_t kind, StringRef field,
+                    StringRef kernel, Value index, int64_t count,
+                    const FunctionEnv &env) const override {
+    Type i32 = b.getI32Type(), i64 = b.getI64Type();
+    auto f = runtimeFuncs.get("tic_rt_ad_record_access", i32,
+                              {ptrTy, ptrTy, ptrTy, i64, i64, i32});
+    Value k = strings.get(b, loc, kernel), n = strings.get(b, loc, field);
+    Value cnt = arith::ConstantIntOp::create(b, loc, i64, count);
+    Value kd = arith::ConstantIntOp::create(b, loc, i32, kind);
+    LLVM::CallOp::create(b, loc, f,
+                         ValueRange{env.context, k, n, cnt, index, kd});
+  }
+
   FailureOr<Value> allocateCell(OpBuilder &b, Location loc, int32_t pool,
                                 const FunctionEnv &env) const override {
     auto f =

@@ -187,6 +187,18 @@ TC_API tc_status tic_rt_tape_record(tic_rt_context *ctx,
  * without a matching tape_begin. */
 TC_API tc_status tic_rt_tape_end(tic_rt_context *ctx);
 
+/* The run-time validation of the global data access rules (kernels that
+ * have adjoints, compiled with -g): records a `kind` access (0 read,
+ * 1 write, 2 accumulate) to element `index` of `count` of `field` by
+ * `kernel`, while a tape records; a write after a write, an accumulation or
+ * a read, or an accumulation after a read, is reported as a kernel failure
+ * (TC_ERR_ASSERTION) naming the kernel, the field and the element.
+ * tape_begin forgets every access. A no-op returning TC_OK otherwise. */
+TC_API tc_status tic_rt_ad_record_access(tic_rt_context *ctx,
+                                         const char *kernel, const char *field,
+                                         uint64_t count, uint64_t index,
+                                         int32_t kind);
+
 /* Number of launches on the tape. */
 TC_API size_t tic_rt_tape_size(const tic_rt_context *ctx);
 

@@ -32,3 +32,12 @@ tc.kernel @k() attributes {ad.differentiable, ad.grad_of = @j} {
 tc.kernel @k() attributes {ad.bogus} {
   tc.return
 }
+
+// -----
+
+tc.kernel @k() {
+  %i = arith.constant 0 : i64
+  // expected-error @+1 {{'ad.record_access' op kind must be "read", "write" or "accumulate", got "touch"}}
+  ad.record_access "touch" @x[%i] {count = 4 : i64, kernel = "k"}
+  tc.return
+}

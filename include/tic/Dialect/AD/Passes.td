@@ -82,4 +82,18 @@ def ForwardMode : Pass<"tic-forward-mode", "::mlir::ModuleOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def ValidateAccessRules : Pass<"tic-validate-access-rules", "::mlir::ModuleOp"> {
+  let summary = "Instrument differentiable kernels to check the global data access rules at run time";
+  let description = [{
+    With `tic -g`: before every read, write and accumulation of a
+    `needs_grad` field in a kernel marked `ad.differentiable`, an
+    `ad.record_access` with the element's linear index. While a tape
+    records, the runtime then catches the violations no static check sees
+    (across kernels, or through indices that alias). Fields below a hash
+    node are not checked (their index space is unbounded).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::tic::ad::ADDialect"];
+}
+
 #endif

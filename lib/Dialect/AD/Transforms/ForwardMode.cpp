@@ -18,6 +18,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -121,7 +122,10 @@ private:
     if (auto at = dyn_cast<tc::AtomicRMWOp>(op)) {
       Value t = tan.lookup(at.getValue());
       FlatSymbolRefAttr d = dualOf(at.getFieldAttr());
-      if (!at.getResult().use_empty() && (t || d))
+      if (t && isa<FloatType>(at.getValue().getType()) && d &&
+          llvm::any_of(at.getResult().getUses(), [](OpOperand &u) {
+            return !isa<scf::YieldOp>(u.getOwner());
+          }))
         return op->emitError("forward-mode AD: the value an atomic operation "
                              "returns has no tangent");
       if (!d || !isa<FloatType>(at.getValue().getType()))

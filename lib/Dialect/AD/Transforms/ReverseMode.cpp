@@ -63,6 +63,19 @@ bool isDroppedEffect(Operation *op) {
              tc::DeactivateOp, tc::AppendOp>(op);
 }
 
+/// Whether `v` is used, other than through scf.yield into results nobody
+/// uses (-g wraps atomics in bounds-check ifs that yield the old value).
+bool isNeeded(Value v) {
+  for (OpOperand &use : v.getUses()) {
+    auto y = dyn_cast<scf::YieldOp>(use.getOwner());
+    if (!y || !isa<scf::IfOp>(y->getParentOp()))
+      return true;
+    if (isNeeded(y->getParentOp()->getResult(use.getOperandNumber())))
+      return true;
+  }
+  return false;
+}
+
 bool isParallelLoop(Operation *op) {
   return isa<tc::ParallelForOp, tc::StructForOp>(op);
 }
@@ -344,7 +357,7 @@ LogicalResult KernelReverser::check(tc::KernelOp k) {
   };
   k.walk([&](Operation *op) {
     if (auto at = dyn_cast<tc::AtomicRMWOp>(op)) {
-      if (!at.getResult().use_empty())
+      if (isNeeded(at.getResult()))
         fail(op) << "the value an atomic operation returns cannot be used "
                     "in a kernel that is differentiated (the adjoint "
                     "recomputes the kernel without its atomics)";
@@ -355,7 +368,7 @@ LogicalResult KernelReverser::check(tc::KernelOp k) {
                  << " on the differentiable field " << at.getFieldAttr()
                  << " has no adjoint (only += and -= do)";
     } else if (auto ap = dyn_cast<tc::AppendOp>(op)) {
-      if (!ap->use_empty())
+      if (isNeeded(ap->getResult(0)))
         fail(op) << "the index append returns cannot be used in a kernel "
                     "that is differentiated";
     } else if (auto w = dyn_cast<scf::WhileOp>(op)) {
@@ -461,8 +474,14 @@ void KernelReverser::forwardBlock(Block &pb, OpBuilder &b, IRMapping &map) {
       if (isDroppedEffect(inner) || (isParallelLoop(inner) && inner != clone))
         dead.push_back(inner);
     });
-    for (Operation *d : llvm::reverse(dead))
+    for (Operation *d : llvm::reverse(dead)) {
+      // what still uses a dropped result (an unused if result) gets a zero
+      OpBuilder zb(d);
+      for (Value r : d->getResults())
+        if (!r.use_empty())
+          r.replaceAllUsesWith(zeroOf(zb, d->getLoc(), r.getType()));
       d->erase();
+    }
   }
 }
 
