@@ -47,6 +47,21 @@ inline void weights(float fx, float w[3], float dw[3]) {
   dw[2] = fx - 0.5f;
 }
 
+// The 3x3 grid nodes around a particle: base node, fractional position,
+// B-spline weights per axis and their derivatives.
+struct Stencil {
+  int base[2];
+  float fx[2], w[2][3], dw[2][3];
+  explicit Stencil(const float *xp) {
+    for (int d = 0; d < 2; ++d) {
+      float X = xp[d] * kInvDx;
+      base[d] = (int)(X - 0.5f);
+      fx[d] = X - base[d];
+      weights(fx[d], w[d], dw[d]);
+    }
+  }
+};
+
 // Taichi's 2x2 polar decomposition (the rotation part), and its adjoint.
 struct Polar {
   M2 B, r;
@@ -121,26 +136,18 @@ struct Ref {
   }
 
   // Everything p2g computes for one particle.
-  struct P2G {
-    int base[2];
-    float fx[2], w[2][3], dw[2][3];
+  struct P2G : Stencil {
     M2 M, Fn, A;
     float J;
     Polar polar;
     P2G(const float *xp, const float *Cp, const float *Fp)
-        : polar(step(xp, Cp, Fp)) {
+        : Stencil(xp), polar(step(Cp, Fp)) {
       M2 cauchy = stressOf();
       const float kst = kDt * kPVol * 4 * kInvDx * kInvDx;
       for (int i = 0; i < 4; ++i)
         A[i] = -kst * cauchy[i] + kMass * Cp[i];
     }
-    M2 step(const float *xp, const float *Cp, const float *Fp) {
-      for (int d = 0; d < 2; ++d) {
-        float X = xp[d] * kInvDx;
-        base[d] = (int)(X - 0.5f);
-        fx[d] = X - base[d];
-        weights(fx[d], w[d], dw[d]);
-      }
+    M2 step(const float *Cp, const float *Fp) {
       M = {1 + kDt * Cp[0], kDt * Cp[1], kDt * Cp[2], 1 + kDt * Cp[3]};
       Fn = mul(M, M2{Fp[0], Fp[1], Fp[2], Fp[3]});
       J = Fn[0] * Fn[3] - Fn[2] * Fn[1];
@@ -234,14 +241,10 @@ struct Ref {
     float *Cn = &C[4 * kNP * (s + 1)];
 #pragma omp parallel for schedule(static)
     for (int p = 0; p < kNP; ++p) {
-      int base[2];
-      float fx[2], w[2][3], dw[2][3];
-      for (int d = 0; d < 2; ++d) {
-        float X = xs[2 * p + d] * kInvDx;
-        base[d] = (int)(X - 0.5f);
-        fx[d] = X - base[d];
-        weights(fx[d], w[d], dw[d]);
-      }
+      Stencil q(xs + 2 * p);
+      const int *base = q.base;
+      const float *fx = q.fx;
+      const float(*w)[3] = q.w, (*dw)[3] = q.dw;
       float nv[2] = {0, 0}, nc[4] = {0, 0, 0, 0};
       for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j) {
@@ -299,14 +302,10 @@ struct Ref {
     float *gxs = &gx[2 * kNP * s];
 #pragma omp parallel for schedule(static)
     for (int p = 0; p < kNP; ++p) {
-      int base[2];
-      float fx[2], w[2][3], dw[2][3];
-      for (int d = 0; d < 2; ++d) {
-        float X = xs[2 * p + d] * kInvDx;
-        base[d] = (int)(X - 0.5f);
-        fx[d] = X - base[d];
-        weights(fx[d], w[d], dw[d]);
-      }
+      Stencil q(xs + 2 * p);
+      const int *base = q.base;
+      const float *fx = q.fx;
+      const float(*w)[3] = q.w, (*dw)[3] = q.dw;
       // x_new = x + dt v_new: v_new's adjoint gets dt * x_new's
       float gnv[2] = {gvn[2 * p] + kDt * gxn[2 * p],
                       gvn[2 * p + 1] + kDt * gxn[2 * p + 1]};

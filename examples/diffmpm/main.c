@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "diffmpm.h"
+#include "plot_util.h"
 #include "png_util.h"
 
 #define EXAMPLE_NAME "diffmpm"
@@ -68,38 +69,15 @@ static void backward(void) {
   t_bwd += now_s() - t0;
 }
 
-static void dot(unsigned char *img, int x, int y, const unsigned char c[3]) {
-  for (int dy = -1; dy <= 1; ++dy)
-    for (int dx = -1; dx <= 1; ++dx) {
-      int X = x + dx, Y = y + dy;
-      if (X >= 0 && Y >= 0 && X < W && Y < H)
-        memcpy(img + 3 * ((size_t)Y * W + X), c, 3);
-    }
-}
-
 /* The particles at the first and the last step of the current throw, in
  * the right half of the plot ([0, 1]^2 as 512 x 512 pixels). */
-static void draw_throw(unsigned char *img, float *xs, const unsigned char c0[3],
-                       const unsigned char c1[3]) {
+static void draw_throw(struct plot_image *img, float *xs,
+                       const unsigned char c0[3], const unsigned char c1[3]) {
   RUN(diffmpm_x_read(ctx, xs, (size_t)STEPS * NP * 2));
   for (size_t p = 0; p < NP; p += 3) {
     const float *a = xs + 2 * p, *b = xs + 2 * ((size_t)(STEPS - 1) * NP + p);
-    dot(img, W / 2 + (int)(a[0] * 512), H - 1 - (int)(a[1] * 512), c0);
-    dot(img, W / 2 + (int)(b[0] * 512), H - 1 - (int)(b[1] * 512), c1);
-  }
-}
-
-static void line(unsigned char *img, int x0, int y0, int x1, int y1,
-                 const unsigned char c[3]) {
-  int dx = abs(x1 - x0), dy = -abs(y1 - y0);
-  int sx = x0 < x1 ? 1 : -1, sy = y0 < y1 ? 1 : -1, e = dx + dy;
-  for (;;) {
-    if (x0 >= 0 && y0 >= 0 && x0 < W && y0 < H)
-      memcpy(img + 3 * ((size_t)y0 * W + x0), c, 3);
-    if (x0 == x1 && y0 == y1) break;
-    int e2 = 2 * e;
-    if (e2 >= dy) e += dy, x0 += sx;
-    if (e2 <= dx) e += dx, y0 += sy;
+    plot_dot(img, W / 2 + (int)(a[0] * 512), H - 1 - (int)(a[1] * 512), c0);
+    plot_dot(img, W / 2 + (int)(b[0] * 512), H - 1 - (int)(b[1] * 512), c1);
   }
 }
 
@@ -129,7 +107,8 @@ int main(int argc, char **argv) {
   RUN(diffmpm_target_set(ctx, target));
   RUN(diffmpm_init_v_set(ctx, v));
 
-  unsigned char *img = malloc((size_t)W * H * 3);
+  struct plot_image im = {malloc((size_t)W * H * 3), W, H};
+  unsigned char *img = im.rgb;
   float *xs = malloc(sizeof(float) * 2 * NP * (size_t)STEPS);
   float *losses = malloc(sizeof(float) * (size_t)iters);
   if (!img || !xs || !losses) return 1;
@@ -140,7 +119,8 @@ int main(int argc, char **argv) {
 
   for (int it = 0; it < iters; ++it) {
     losses[it] = forward();
-    if (it == 0) draw_throw(img, xs, grey, light);
+    if (it == 0)
+      draw_throw(&im, xs, grey, light);
     backward();
     RUN(diffmpm_init_v_grad_get(ctx, g));
     RUN(diffmpm_init_v_get(ctx, v));
@@ -173,25 +153,11 @@ int main(int argc, char **argv) {
     FAIL("the loss went from %g to %g only", losses[0], losses[iters - 1]);
 
   forward();
-  draw_throw(img, xs, grey, red);
-  dot(img, W / 2 + (int)(target[0] * 512), H - 1 - (int)(target[1] * 512), green);
+  draw_throw(&im, xs, grey, red);
+  plot_dot(&im, W / 2 + (int)(target[0] * 512), H - 1 - (int)(target[1] * 512),
+           green);
   /* the loss per iteration, log scale, in the left half */
-  line(img, 40, H - 40, W / 2 - 20, H - 40, grey);
-  line(img, 40, 20, 40, H - 40, grey);
-  double lmax = log10(losses[0] + 1e-20), lmin = lmax;
-  for (int i = 0; i < iters; ++i) {
-    double l = log10(losses[i] + 1e-20);
-    lmin = l < lmin ? l : lmin;
-    lmax = l > lmax ? l : lmax;
-  }
-  if (lmax - lmin < 1e-6) lmax = lmin + 1;
-  int px = -1, py = -1;
-  for (int i = 0; i < iters; ++i) {
-    int x = 40 + (int)((double)i / (iters > 1 ? iters - 1 : 1) * (W / 2 - 60));
-    int y = 20 + (int)((lmax - log10(losses[i] + 1e-20)) / (lmax - lmin) * (H - 60));
-    if (px >= 0) line(img, px, py, x, y, blue);
-    px = x, py = y;
-  }
+  plot_losses(&im, losses, iters, 40, 20, W / 2 - 20, H - 40, grey, blue);
   if (png_write_rgb(out, img, W, H) != 0) return 1;
   printf("wrote %s\n", out);
   free(img);

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "mass_spring.h"
+#include "plot_util.h"
 #include "png_util.h"
 
 #define EXAMPLE_NAME "mass_spring"
@@ -45,24 +46,6 @@ static float forward(int taped) {
   if (taped) RUN(mass_spring_tape_end(ctx));
   RUN(mass_spring_loss_get(ctx, &loss));
   return loss;
-}
-
-static void put(unsigned char *img, int x, int y, const unsigned char c[3]) {
-  if (x < 0 || y < 0 || x >= W || y >= H) return;
-  memcpy(img + 3 * ((size_t)y * W + x), c, 3);
-}
-
-static void line(unsigned char *img, int x0, int y0, int x1, int y1,
-                 const unsigned char c[3]) {
-  int dx = abs(x1 - x0), dy = -abs(y1 - y0);
-  int sx = x0 < x1 ? 1 : -1, sy = y0 < y1 ? 1 : -1, e = dx + dy;
-  for (;;) {
-    put(img, x0, y0, c);
-    if (x0 == x1 && y0 == y1) break;
-    int e2 = 2 * e;
-    if (e2 >= dy) e += dy, x0 += sx;
-    if (e2 <= dx) e += dx, y0 += sy;
-  }
 }
 
 int main(int argc, char **argv) {
@@ -133,7 +116,8 @@ int main(int argc, char **argv) {
 
   /* Plot: the loss (log scale) on the left; on the right the paths of the
      three masses in the last run and their final triangle. */
-  unsigned char *img = malloc((size_t)W * H * 3);
+  struct plot_image im = {malloc((size_t)W * H * 3), W, H};
+  unsigned char *img = im.rgb;
   float *xs = malloc(sizeof(float) * STEPS * N * 2);
   if (!img || !xs) return 1;
   memset(img, 255, (size_t)W * H * 3);
@@ -141,33 +125,19 @@ int main(int argc, char **argv) {
   RUN(mass_spring_x_read(ctx, xs, (size_t)STEPS * N * 2));
   const unsigned char axis[3] = {120, 120, 120}, blue[3] = {30, 90, 200},
                       red[3] = {210, 50, 40}, green[3] = {40, 150, 60};
-  line(img, 40, H - 40, W / 2 - 20, H - 40, axis);
-  line(img, 40, 20, 40, H - 40, axis);
-  double lmax = log10(losses[0] + 1e-20), lmin = lmax;
-  for (int i = 0; i < iters; ++i) {
-    double l = log10(losses[i] + 1e-20);
-    if (l < lmin) lmin = l;
-    if (l > lmax) lmax = l;
-  }
-  if (lmax - lmin < 1e-6) lmax = lmin + 1;
-  int px = -1, py = -1;
-  for (int i = 0; i < iters; ++i) {
-    int x = 40 + (int)((double)i / (iters > 1 ? iters - 1 : 1) * (W / 2 - 60));
-    int y = 20 + (int)((lmax - log10(losses[i] + 1e-20)) / (lmax - lmin) * (H - 60));
-    if (px >= 0) line(img, px, py, x, y, blue);
-    px = x, py = y;
-  }
+  plot_losses(&im, losses, iters, 40, 20, W / 2 - 20, H - 40, axis, blue);
   for (int i = 0; i < N; ++i)
     for (int t = 1; t < STEPS; ++t) {
       const float *p = xs + 2 * ((size_t)(t - 1) * N + i), *q = p + 2 * N;
-      line(img, W / 2 + (int)(p[0] * 500) - 50, H - (int)(p[1] * 500) + 50,
-           W / 2 + (int)(q[0] * 500) - 50, H - (int)(q[1] * 500) + 50, green);
+      plot_line(&im, W / 2 + (int)(p[0] * 500) - 50, H - (int)(p[1] * 500) + 50,
+                W / 2 + (int)(q[0] * 500) - 50, H - (int)(q[1] * 500) + 50,
+                green);
     }
   for (int i = 0; i < N; ++i) {
     const float *p = xs + 2 * ((size_t)(STEPS - 1) * N + i);
     const float *q = xs + 2 * ((size_t)(STEPS - 1) * N + (i + 1) % N);
-    line(img, W / 2 + (int)(p[0] * 500) - 50, H - (int)(p[1] * 500) + 50,
-         W / 2 + (int)(q[0] * 500) - 50, H - (int)(q[1] * 500) + 50, red);
+    plot_line(&im, W / 2 + (int)(p[0] * 500) - 50, H - (int)(p[1] * 500) + 50,
+              W / 2 + (int)(q[0] * 500) - 50, H - (int)(q[1] * 500) + 50, red);
   }
   if (png_write_rgb(out, img, W, H) != 0) return 1;
   printf("wrote %s\n", out);

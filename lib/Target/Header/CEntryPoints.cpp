@@ -629,9 +629,11 @@ void Generator::genField(const FieldDesc &f) {
           auto rootFn = runtimeFunc("tic_rt_root", ptrTy, {ptrTy});
           Value root =
               LLVM::CallOp::create(b, loc, rootFn, ValueRange{c}).getResult();
-          Value field = LLVM::GEPOp::create(b, loc, ptrTy, i8, root,
-                                            ArrayRef<LLVM::GEPArg>{span[0]},
-                                            LLVM::GEPNoWrapFlags::inbounds);
+          // An i64 offset: the field may start past 2 GiB in the root.
+          Value field =
+              LLVM::GEPOp::create(b, loc, ptrTy, i8, root,
+                                  ArrayRef<LLVM::GEPArg>{cst(b, i64, span[0])},
+                                  LLVM::GEPNoWrapFlags::inbounds);
           Value bytes = cst(b, i64, span[1]);
           bool read = std::string(what) == "read";
           LLVM::MemcpyOp::create(b, loc, read ? data : field,
