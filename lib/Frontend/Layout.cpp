@@ -3,6 +3,7 @@
 #include "SemaImpl.h"
 
 #include <algorithm>
+#include <map>
 
 using namespace tic;
 using namespace tic::sema;
@@ -776,13 +777,31 @@ void Sema::validateSNode(SNode *sn) {
 }
 
 void Sema::finishLayout() {
-  // Adjoints not placed explicitly go beside their primal.
+  // Adjoints not placed explicitly go beside their primal. Those of a
+  // quantized field hold compute-type values: beside the bit_struct (one of
+  // its cells per cell), or in a dense node with the bit_array's axes and
+  // shape beside it (one value per lane).
+  std::map<SNode *, SNode *> laneNodes;
   for (auto &f : mod->fields) {
     if (f->primal || !f->place)
       continue;
+    SNode *home = f->place;
+    if (home->kind == SNode::Kind::BitStruct && home->parent) {
+      home = home->parent;
+    } else if (home->kind == SNode::Kind::BitArray && home->parent &&
+               (f->grad || f->dual)) {
+      SNode *&lanes = laneNodes[home];
+      if (!lanes) {
+        lanes = newSNode(home->parent, SNode::Kind::Dense, home->range);
+        lanes->implicit = true;
+        lanes->axes = home->axes;
+        lanes->shape = home->shape;
+      }
+      home = lanes;
+    }
     for (FieldInfo *c : {f->grad, f->dual})
       if (c && !c->place)
-        placeField(f->place, c, placedAt[f.get()], false);
+        placeField(home, c, placedAt[f.get()], false);
   }
   for (auto &f : mod->fields) {
     if (f->place || (f->primal && !f->primal->place) || failedPlaces.count(f->name))

@@ -642,10 +642,13 @@ void Sema::checkFieldDecl(FieldDecl &d) {
                                         (static_cast<const VectorType *>(t)->isVector()
                                              ? static_cast<const VectorType *>(t)->elem->isQuant()
                                              : static_cast<const MatrixType *>(t)->elem->isQuant())));
-  if (isQuant && (d.needsGrad || d.needsDual)) {
-    error(d.range, std::string(d.needsGrad ? "needs_grad" : "needs_dual") +
-                       " is not supported on quantized fields");
-  }
+  // A quantized field is differentiated through its compute type: its
+  // adjoint and tangent hold compute-type values (docs/autodiff.md).
+  const Type *companionType = isQuant ? computeType(*types, t) : t;
+  if (isQuant && d.needsGrad && companionType &&
+      !elementType(companionType)->isFloat())
+    error(d.range, "needs_grad on a quantized integer field: only quant.fixed "
+                   "and quant.float (float compute types) are differentiable");
   std::vector<int64_t> shape;
   bool shapeOk = true;
   if (d.hasShape) {
@@ -692,8 +695,8 @@ void Sema::checkFieldDecl(FieldDecl &d) {
     auto f = std::make_unique<FieldInfo>();
     f->name = n.name;
     f->elemType = t;
-    f->needsGrad = d.needsGrad && !isQuant;
-    f->needsDual = d.needsDual && !isQuant;
+    f->needsGrad = d.needsGrad;
+    f->needsDual = d.needsDual;
     f->range = n.range;
     f->shorthand = d.hasShape;
     FieldInfo *fp = f.get();
@@ -703,7 +706,7 @@ void Sema::checkFieldDecl(FieldDecl &d) {
     auto addCompanion = [&](const char *suffix) {
       auto c = std::make_unique<FieldInfo>();
       c->name = n.name + suffix;
-      c->elemType = t;
+      c->elemType = companionType;
       c->primal = fp;
       c->range = n.range;
       c->shorthand = d.hasShape;
