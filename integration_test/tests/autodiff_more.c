@@ -72,6 +72,29 @@ int main(void) {
       compare_f64("continue: x.grad", &got, &w, 1, 1e-6, 1e-6);
     }
   }
+  /* a run-time trip count: w = x^m; more than 256 iterations overflow the
+     adjoint stack, which fails the launch */
+  {
+    const float one[4] = {1, 1, 1, 1}, xp[4] = {0.5f, 1.1f, -0.9f, 1.0f};
+    const int m = 7;
+    CHECK(autodiff_more_xp_write(ctx, xp, 4));
+    CHECK(autodiff_more_power(ctx, m));
+    CHECK(autodiff_more_clear_grads(ctx));
+    CHECK(autodiff_more_wp_grad_write(ctx, one, 4));
+    CHECK(autodiff_more_power_grad(ctx, m));
+    CHECK(autodiff_more_xp_grad_read(ctx, g, 4));
+    for (i = 0; i < 4; ++i) {
+      double w = m * pow(xp[i], m - 1);
+      got = g[i];
+      compare_f64("x^m: x.grad", &got, &w, 1, 1e-5, 1e-6);
+    }
+    EXPECT_STATUS(TC_ERR_ASSERTION, autodiff_more_power_grad(ctx, 300));
+    if (!strstr(autodiff_more_last_error(ctx), "adjoint stack overflow")) {
+      fprintf(stderr, "unexpected message: %s\n",
+              autodiff_more_last_error(ctx));
+      return 1;
+    }
+  }
   autodiff_more_destroy(ctx);
   return tic_test_failures ? 1 : 0;
 }

@@ -180,3 +180,30 @@ tc.kernel @carried() attributes {ad.differentiable} {
   }
   tc.return
 }
+
+// A loop carrying a local whose trip count is known at run time only: the
+// stack has stack-size slots (256), a longer run fails the launch.
+// CHECK-LABEL: tc.kernel @carried_n_grad(%{{.*}}: i32)
+// CHECK:         memref.alloca() : memref<256xf32>
+// CHECK:         tc.assert %{{.*}}, "adjoint stack overflow: this serial loop, which carries 's', ran more than 256 iterations
+// CHECK:         arith.minsi
+tc.kernel @carried_n(%n: i32) attributes {ad.differentiable} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c16 = arith.constant 16 : i32
+  tc.parallel_for (%i) = (%c0) to (%c16) {
+    %s = memref.alloca() {tc.name = "s"} : memref<f32>
+    %one = arith.constant 1.0 : f32
+    memref.store %one, %s[] : memref<f32>
+    scf.for %j = %c0 to %n step %c1 : i32 {
+      %v = memref.load %s[] : memref<f32>
+      %x = tc.load @x[%j] : f32
+      %m = arith.mulf %v, %x : f32
+      memref.store %m, %s[] : memref<f32>
+    }
+    %r = memref.load %s[] : memref<f32>
+    tc.store %r, @y[%i] : f32
+    tc.yield
+  }
+  tc.return
+}

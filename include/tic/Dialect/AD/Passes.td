@@ -51,13 +51,16 @@ def ReverseMode : Pass<"tic-reverse-mode", "::mlir::ModuleOp"> {
     it) keeps them in an adjoint stack: one slot per iteration and carried
     value, a memref.alloca in the entry block of the parallel loop body (or
     kernel), filled by the recomputed loop and read back by the reversed
-    one; the loop needs a constant trip count.
+    one. A constant trip count sizes it exactly; otherwise it has
+    `stack-size` slots and a longer loop fails the launch (tc.assert).
 
-    What cannot be differentiated (a loop with carried values and a
-    variable trip count, while loops, atomic min/max on a differentiable
-    field, a used atomic result, an operation without a derivative) is an
-    error at the operation.
+    What cannot be differentiated (while loops, atomic min/max on a
+    differentiable field, a used atomic result, an operation without a
+    derivative) is an error at the operation.
   }];
+  let options = [Option<"stackSize", "stack-size", "int64_t", "256",
+                        "slots of an adjoint stack whose loop has no "
+                        "constant trip count">];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect",

@@ -88,8 +88,9 @@ struct Scope {
 
 class KernelReverser {
 public:
-  KernelReverser(const llvm::DenseMap<StringAttr, FlatSymbolRefAttr> &grads)
-      : grads(grads) {}
+  KernelReverser(const llvm::DenseMap<StringAttr, FlatSymbolRefAttr> &grads,
+                 int64_t stackSize)
+      : grads(grads), stackSize(stackSize) {}
 
   /// Builds the body of `adjoint` from `primal` (a copy, modified here).
   LogicalResult run(tc::KernelOp primal, tc::KernelOp adjoint);
@@ -145,6 +146,7 @@ private:
   }
 
   const llvm::DenseMap<StringAttr, FlatSymbolRefAttr> &grads;
+  int64_t stackSize; // slots of an adjoint stack without a constant size
   llvm::DenseSet<Value> active;
   /// The adjoint stacks of the latest copy of each loop with carried values.
   llvm::DenseMap<Operation *, SmallVector<Value>> stacks;
@@ -375,24 +377,6 @@ LogicalResult KernelReverser::check(tc::KernelOp k) {
       if (needsReverse(op))
         fail(op) << "while loops that compute differentiable values or "
                     "write differentiable fields are not supported";
-    } else if (auto f = dyn_cast<scf::ForOp>(op)) {
-      if (f.getNumRegionIterArgs() && needsReverse(op) &&
-          !constantTripCount(f)) {
-        auto names = op->getAttrOfType<ArrayAttr>("tc.local_names");
-        std::string which;
-        for (unsigned i = 0; names && i < names.size(); ++i)
-          if (auto s = dyn_cast<StringAttr>(names[i]); s && !s.empty())
-            which += (which.empty() ? "'" : ", '") + s.str() + "'";
-        fail(op) << "local variable"
-                 << (which.find(',') != std::string::npos ? "s " : " ")
-                 << (which.empty() ? std::string("(a loop-carried value)")
-                                   : which)
-                 << " is assigned across iterations of this serial loop, "
-                    "whose number of iterations is not a compile-time "
-                    "constant; the adjoint keeps the value of every "
-                    "iteration in a stack of that size. Use a constant "
-                    "range, or store the per-iteration values in a field";
-      }
     } else if (isa<scf::ExecuteRegionOp, scf::IndexSwitchOp>(op)) {
       if (needsReverse(op))
         fail(op) << "break, continue and return inside differentiable code "
@@ -427,8 +411,19 @@ std::optional<int64_t> KernelReverser::constantTripCount(scf::ForOp f) {
   return *ub > *lb ? (*ub - *lb + *st - 1) / *st : 0;
 }
 
+/// The source names of the locals a loop carries, for messages.
+static std::string carriedNames(scf::ForOp f) {
+  std::string which;
+  if (auto names = f->getAttrOfType<ArrayAttr>("tc.local_names"))
+    for (Attribute a : names)
+      if (auto s = dyn_cast<StringAttr>(a); s && !s.empty())
+        which += (which.empty() ? "'" : ", '") + s.str() + "'";
+  return which.empty() ? "its loop-carried values" : which;
+}
+
 void KernelReverser::recordStack(scf::ForOp primal, scf::ForOp clone) {
-  int64_t n = std::max<int64_t>(*constantTripCount(primal), 1);
+  std::optional<int64_t> trips = constantTripCount(primal);
+  int64_t n = trips ? std::max<int64_t>(*trips, 1) : stackSize;
   // The stacks live in the entry block of the enclosing parallel loop body
   // (one per thread) or of the kernel: never in a loop, so that they take
   // stack memory once.
@@ -446,6 +441,23 @@ void KernelReverser::recordStack(scf::ForOp primal, scf::ForOp clone) {
       arith::SubIOp::create(b, loc, clone.getInductionVar(),
                             clone.getLowerBound()),
       clone.getStep());
+  if (!trips) {
+    // A trip count known at run time only: `n` slots, and a kernel failure
+    // (the slot index clamped) when the loop runs longer.
+    Type it = k.getType();
+    Value cap = arith::ConstantOp::create(b, loc, it, b.getIntegerAttr(it, n));
+    Value fits =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, k, cap);
+    tc::AssertOp::create(
+        b, loc, fits,
+        ("adjoint stack overflow: this serial loop, which carries " +
+         carriedNames(primal) + ", ran more than " + Twine(n) +
+         " iterations (the stack size of tic-reverse-mode)")
+            .str());
+    Value last =
+        arith::ConstantOp::create(b, loc, it, b.getIntegerAttr(it, n - 1));
+    k = arith::MinSIOp::create(b, loc, k, last);
+  }
   Value idx = arith::IndexCastOp::create(b, loc, b.getIndexType(), k);
   for (auto [slot, v] : llvm::zip(slots, clone.getRegionIterArgs()))
     memref::StoreOp::create(b, loc, v, slot, ValueRange{idx});
@@ -466,9 +478,6 @@ void KernelReverser::forwardBlock(Block &pb, OpBuilder &b, IRMapping &map) {
     Operation *clone = b.clone(op, map);
     if (!clone->getNumRegions())
       continue;
-    if (auto f = dyn_cast<scf::ForOp>(op))
-      if (f.getNumRegionIterArgs() && needsReverse(&op))
-        recordStack(f, cast<scf::ForOp>(clone));
     SmallVector<Operation *> dead;
     clone->walk([&](Operation *inner) {
       if (isDroppedEffect(inner) || (isParallelLoop(inner) && inner != clone))
@@ -482,6 +491,10 @@ void KernelReverser::forwardBlock(Block &pb, OpBuilder &b, IRMapping &map) {
           r.replaceAllUsesWith(zeroOf(zb, d->getLoc(), r.getType()));
       d->erase();
     }
+    // after the cleanup: the stack's overflow check is an assert too
+    if (auto f = dyn_cast<scf::ForOp>(op))
+      if (f.getNumRegionIterArgs() && needsReverse(&op))
+        recordStack(f, cast<scf::ForOp>(clone));
   }
 }
 
@@ -675,7 +688,11 @@ LogicalResult KernelReverser::reverseFor(scf::ForOp op, OpBuilder &b,
     if (st == stacks.end())
       return op.emitError("reverse-mode AD: internal error: no adjoint stack "
                           "for this loop");
-    Value idx = arith::IndexCastOp::create(bb, loc, bb.getIndexType(), j);
+    int64_t size = cast<MemRefType>(st->second.front().getType()).getDimSize(0);
+    Value top =
+        arith::ConstantOp::create(bb, loc, it, bb.getIntegerAttr(it, size - 1));
+    Value at = arith::MinSIOp::create(bb, loc, j, top); // overflow reported
+    Value idx = arith::IndexCastOp::create(bb, loc, bb.getIndexType(), at);
     for (auto [a, slot] : llvm::zip(op.getRegionIterArgs(), st->second))
       m.map(a, memref::LoadOp::create(bb, loc, slot, ValueRange{idx}));
   }
@@ -740,6 +757,7 @@ LogicalResult KernelReverser::run(tc::KernelOp primal, tc::KernelOp adjoint) {
 //===----------------------------------------------------------------------===//
 
 struct ReverseModePass : tic::impl::ReverseModeBase<ReverseModePass> {
+  using ReverseModeBase::ReverseModeBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
@@ -815,7 +833,7 @@ struct ReverseModePass : tic::impl::ReverseModeBase<ReverseModePass> {
         continue;
       }
       auto copy = cast<tc::KernelOp>(k->clone());
-      KernelReverser rev(grads);
+      KernelReverser rev(grads, std::max<int64_t>(stackSize, 1));
       if (failed(rev.run(copy, adj))) {
         failedAny = true;
         adj.erase();
