@@ -74,6 +74,48 @@ int main(void) {
   CHECK(autodiff_forward_nested_grad(ctx));
   CHECK(autodiff_forward_p_grad_read(ctx, g, N));
   compare_f64("adjoint of nested loops", g, want, N, 1e-12, 1e-14);
+  /* while loops and break, both modes against the analytic derivatives */
+  {
+    const double xw[4] = {1.5, 2.0, 3.0, 1.1}, ones[4] = {1, 1, 1, 1};
+    double wl[4], wh[4], wb[4], dl[4], dh[4], db[4], t[4];
+    CHECK(autodiff_forward_xw_write(ctx, xw, 4));
+    CHECK(autodiff_forward_loops(ctx));
+    CHECK(autodiff_forward_wl_read(ctx, wl, 4));
+    CHECK(autodiff_forward_wh_read(ctx, wh, 4));
+    CHECK(autodiff_forward_wb_read(ctx, wb, 4));
+    for (i = 0; i < 4; ++i) {
+      int n = (int)floor(log(wb[i]) / log(xw[i]) + 0.5);
+      dl[i] = 5 * pow(xw[i], 4);
+      dh[i] = 2 * wh[i] / xw[i];
+      db[i] = n * pow(xw[i], n - 1);
+    }
+    /* reverse: one adjoint seeded at a time */
+    CHECK(autodiff_forward_clear_grads(ctx));
+    CHECK(autodiff_forward_wl_grad_write(ctx, ones, 4));
+    CHECK(autodiff_forward_loops_grad(ctx));
+    CHECK(autodiff_forward_xw_grad_read(ctx, t, 4));
+    compare_f64("while: x.grad of x^5", t, dl, 4, 1e-12, 1e-14);
+    CHECK(autodiff_forward_clear_grads(ctx));
+    CHECK(autodiff_forward_wh_grad_write(ctx, ones, 4));
+    CHECK(autodiff_forward_loops_grad(ctx));
+    CHECK(autodiff_forward_xw_grad_read(ctx, t, 4));
+    compare_f64("while: x.grad of the halving", t, dh, 4, 1e-12, 1e-14);
+    CHECK(autodiff_forward_clear_grads(ctx));
+    CHECK(autodiff_forward_wb_grad_write(ctx, ones, 4));
+    CHECK(autodiff_forward_loops_grad(ctx));
+    CHECK(autodiff_forward_xw_grad_read(ctx, t, 4));
+    compare_f64("break: x.grad", t, db, 4, 1e-12, 1e-14);
+    /* forward */
+    CHECK(autodiff_forward_clear_duals(ctx));
+    CHECK(autodiff_forward_xw_dual_write(ctx, ones, 4));
+    CHECK(autodiff_forward_loops_fwd(ctx));
+    CHECK(autodiff_forward_wl_dual_read(ctx, t, 4));
+    compare_f64("while: tangent of x^5", t, dl, 4, 1e-12, 1e-14);
+    CHECK(autodiff_forward_wh_dual_read(ctx, t, 4));
+    compare_f64("while: tangent of the halving", t, dh, 4, 1e-12, 1e-14);
+    CHECK(autodiff_forward_wb_dual_read(ctx, t, 4));
+    compare_f64("break: tangent", t, db, 4, 1e-12, 1e-14);
+  }
   autodiff_forward_destroy(ctx);
   if (tic_test_failures)
     return 1;

@@ -207,3 +207,38 @@ tc.kernel @carried_n(%n: i32) attributes {ad.differentiable} {
   }
   tc.return
 }
+
+// A while loop carrying a local (s = s * x[0] while t < 8, t doubling): the
+// recomputed loop counts its iterations and stacks the `before` arguments;
+// the adjoint runs the exiting `before` first, then an scf.for over the
+// counted iterations backwards.
+// CHECK-LABEL: tc.kernel @doubling_grad()
+// CHECK:         %[[COUNT:.*]] = memref.alloca() : memref<i32>
+// CHECK:         memref.store %{{.*}}, %[[COUNT]][] : memref<i32>
+// CHECK:         scf.while
+// CHECK:         tc.store %{{.*}}, @y.grad
+// CHECK:         %[[N:.*]] = memref.load %[[COUNT]][] : memref<i32>
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %[[N]]
+// CHECK:           tc.atomic_rmw add %{{.*}}, @x.grad
+tc.kernel @doubling() attributes {ad.differentiable} {
+  %c0 = arith.constant 0 : i32
+  %c16 = arith.constant 16 : i32
+  tc.parallel_for (%i) = (%c0) to (%c16) {
+    %one = arith.constant 1.0 : f32
+    %two = arith.constant 2.0 : f32
+    %eight = arith.constant 8.0 : f32
+    %r:2 = scf.while (%s = %one, %t = %one) : (f32, f32) -> (f32, f32) {
+      %c = arith.cmpf olt, %t, %eight : f32
+      scf.condition(%c) %s, %t : f32, f32
+    } do {
+    ^bb0(%s2: f32, %t2: f32):
+      %x = tc.load @x[%c0] : f32
+      %m = arith.mulf %s2, %x : f32
+      %d = arith.mulf %t2, %two : f32
+      scf.yield %m, %d : f32, f32
+    }
+    tc.store %r#0, @y[%i] : f32
+    tc.yield
+  }
+  tc.return
+}

@@ -115,6 +115,13 @@ private:
   /// one slot per iteration for each loop-carried value, filled at the top
   /// of each iteration of the copy.
   void recordStack(scf::ForOp primal, scf::ForOp clone);
+  /// The same for a while loop: a counter of its iterations and, per
+  /// iteration, the values its `before` region receives.
+  void recordWhileStack(scf::WhileOp primal, scf::WhileOp clone);
+  /// `k` as the index of a slot of a stack of `n` slots: asserts it fits
+  /// (`check`), clamps it, casts it to index.
+  Value stackIndex(OpBuilder &b, Location loc, Value k, int64_t n, bool check,
+                   Operation *loop);
 
   void forwardBlock(Block &pb, OpBuilder &b, IRMapping &map);
   LogicalResult reverseBlock(Block &pb, OpBuilder &b, IRMapping &map,
@@ -124,6 +131,8 @@ private:
   LogicalResult reverseParallel(Operation *op, OpBuilder &b, IRMapping &map);
   LogicalResult reverseIf(scf::IfOp op, OpBuilder &b, IRMapping &map,
                           Scope &sc);
+  LogicalResult reverseWhile(scf::WhileOp op, OpBuilder &b, IRMapping &map,
+                             Scope &sc);
   LogicalResult reverseFor(scf::ForOp op, OpBuilder &b, IRMapping &map,
                            Scope &sc);
 
@@ -373,10 +382,6 @@ LogicalResult KernelReverser::check(tc::KernelOp k) {
       if (isNeeded(ap->getResult(0)))
         fail(op) << "the index append returns cannot be used in a kernel "
                     "that is differentiated";
-    } else if (auto w = dyn_cast<scf::WhileOp>(op)) {
-      if (needsReverse(op))
-        fail(op) << "while loops that compute differentiable values or "
-                    "write differentiable fields are not supported";
     } else if (isa<scf::ExecuteRegionOp, scf::IndexSwitchOp>(op)) {
       if (needsReverse(op))
         fail(op) << "break, continue and return inside differentiable code "
@@ -412,7 +417,7 @@ std::optional<int64_t> KernelReverser::constantTripCount(scf::ForOp f) {
 }
 
 /// The source names of the locals a loop carries, for messages.
-static std::string carriedNames(scf::ForOp f) {
+static std::string carriedNames(Operation *f) {
   std::string which;
   if (auto names = f->getAttrOfType<ArrayAttr>("tc.local_names"))
     for (Attribute a : names)
@@ -421,16 +426,72 @@ static std::string carriedNames(scf::ForOp f) {
   return which.empty() ? "its loop-carried values" : which;
 }
 
-void KernelReverser::recordStack(scf::ForOp primal, scf::ForOp clone) {
-  std::optional<int64_t> trips = constantTripCount(primal);
-  int64_t n = trips ? std::max<int64_t>(*trips, 1) : stackSize;
-  // The stacks live in the entry block of the enclosing parallel loop body
-  // (one per thread) or of the kernel: never in a loop, so that they take
-  // stack memory once.
+/// The block where the stacks of a loop live: the entry block of the
+/// enclosing parallel loop body (one per thread) or of the kernel, never in
+/// a loop, so that they take stack memory once.
+static Block *stackHome(Operation *clone) {
   Operation *home = clone->getParentOp();
   while (home && !isParallelLoop(home) && !isa<tc::KernelOp>(home))
     home = home->getParentOp();
-  OpBuilder ab = OpBuilder::atBlockBegin(&home->getRegion(0).front());
+  return &home->getRegion(0).front();
+}
+
+Value KernelReverser::stackIndex(OpBuilder &b, Location loc, Value k, int64_t n,
+                                 bool check, Operation *loop) {
+  Type it = k.getType();
+  if (check) {
+    // A trip count known at run time only: a kernel failure when the loop
+    // runs longer than the stack.
+    Value cap = arith::ConstantOp::create(b, loc, it, b.getIntegerAttr(it, n));
+    Value fits =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, k, cap);
+    tc::AssertOp::create(
+        b, loc, fits,
+        ("adjoint stack overflow: this serial loop, which carries " +
+         carriedNames(loop) + ", ran more than " + Twine(n) +
+         " iterations (the stack size of tic-reverse-mode)")
+            .str());
+  }
+  // clamped: an overflow was reported, and no access leaves the stack
+  Value last =
+      arith::ConstantOp::create(b, loc, it, b.getIntegerAttr(it, n - 1));
+  k = arith::MinSIOp::create(b, loc, k, last);
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(), k);
+}
+
+void KernelReverser::recordWhileStack(scf::WhileOp primal, scf::WhileOp clone) {
+  Location loc = primal.getLoc();
+  OpBuilder ab = OpBuilder::atBlockBegin(stackHome(clone));
+  Type i32 = ab.getI32Type();
+  // slot 0: the number of iterations; then one stack per `before` argument
+  SmallVector<Value> slots{
+      memref::AllocaOp::create(ab, loc, MemRefType::get({}, i32))};
+  for (BlockArgument a : primal.getBeforeArguments())
+    slots.push_back(memref::AllocaOp::create(
+        ab, loc, MemRefType::get({stackSize}, a.getType())));
+  OpBuilder pre(clone);
+  memref::StoreOp::create(
+      pre, loc,
+      arith::ConstantOp::create(pre, loc, i32, pre.getI32IntegerAttr(0)),
+      slots[0], ValueRange{});
+  OpBuilder bb = OpBuilder::atBlockBegin(&clone.getBefore().front());
+  Value k = memref::LoadOp::create(bb, loc, slots[0], ValueRange{});
+  Value idx = stackIndex(bb, loc, k, stackSize, true, primal);
+  for (auto [slot, v] : llvm::zip(ArrayRef<Value>(slots).drop_front(),
+                                  clone.getBefore().front().getArguments()))
+    memref::StoreOp::create(bb, loc, v, slot, ValueRange{idx});
+  OpBuilder ob = OpBuilder::atBlockBegin(&clone.getAfter().front());
+  Value c = memref::LoadOp::create(ob, loc, slots[0], ValueRange{});
+  Value one = arith::ConstantOp::create(ob, loc, i32, ob.getI32IntegerAttr(1));
+  memref::StoreOp::create(ob, loc, arith::AddIOp::create(ob, loc, c, one),
+                          slots[0], ValueRange{});
+  stacks[primal] = std::move(slots);
+}
+
+void KernelReverser::recordStack(scf::ForOp primal, scf::ForOp clone) {
+  std::optional<int64_t> trips = constantTripCount(primal);
+  int64_t n = trips ? std::max<int64_t>(*trips, 1) : stackSize;
+  OpBuilder ab = OpBuilder::atBlockBegin(stackHome(clone));
   Location loc = primal.getLoc();
   SmallVector<Value> slots;
   for (Type t : primal.getResultTypes())
@@ -441,24 +502,7 @@ void KernelReverser::recordStack(scf::ForOp primal, scf::ForOp clone) {
       arith::SubIOp::create(b, loc, clone.getInductionVar(),
                             clone.getLowerBound()),
       clone.getStep());
-  if (!trips) {
-    // A trip count known at run time only: `n` slots, and a kernel failure
-    // (the slot index clamped) when the loop runs longer.
-    Type it = k.getType();
-    Value cap = arith::ConstantOp::create(b, loc, it, b.getIntegerAttr(it, n));
-    Value fits =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, k, cap);
-    tc::AssertOp::create(
-        b, loc, fits,
-        ("adjoint stack overflow: this serial loop, which carries " +
-         carriedNames(primal) + ", ran more than " + Twine(n) +
-         " iterations (the stack size of tic-reverse-mode)")
-            .str());
-    Value last =
-        arith::ConstantOp::create(b, loc, it, b.getIntegerAttr(it, n - 1));
-    k = arith::MinSIOp::create(b, loc, k, last);
-  }
-  Value idx = arith::IndexCastOp::create(b, loc, b.getIndexType(), k);
+  Value idx = stackIndex(b, loc, k, n, !trips, primal);
   for (auto [slot, v] : llvm::zip(slots, clone.getRegionIterArgs()))
     memref::StoreOp::create(b, loc, v, slot, ValueRange{idx});
   stacks[primal] = std::move(slots);
@@ -495,6 +539,9 @@ void KernelReverser::forwardBlock(Block &pb, OpBuilder &b, IRMapping &map) {
     if (auto f = dyn_cast<scf::ForOp>(op))
       if (f.getNumRegionIterArgs() && needsReverse(&op))
         recordStack(f, cast<scf::ForOp>(clone));
+    if (auto w = dyn_cast<scf::WhileOp>(op))
+      if (needsReverse(&op))
+        recordWhileStack(w, cast<scf::WhileOp>(clone));
   }
 }
 
@@ -554,6 +601,8 @@ LogicalResult KernelReverser::reverseOp(Operation *op, OpBuilder &b,
     return needsReverse(op) ? reverseIf(i, b, map, sc) : success();
   if (auto f = dyn_cast<scf::ForOp>(op))
     return needsReverse(op) ? reverseFor(f, b, map, sc) : success();
+  if (auto w = dyn_cast<scf::WhileOp>(op))
+    return needsReverse(op) ? reverseWhile(w, b, map, sc) : success();
   if (op->getNumRegions()) {
     if (!needsReverse(op))
       return success();
@@ -640,6 +689,103 @@ LogicalResult KernelReverser::reverseIf(scf::IfOp op, OpBuilder &b,
     scf::YieldOp::create(bb, loc, outs);
   }
   for (auto [v, res] : llvm::zip(outer, rev.getResults()))
+    accumulate(sc, b, v, res);
+  return success();
+}
+
+/// A while loop (scf.while: `before` computes the condition and forwards
+/// values to `after`, which yields the next `before` arguments) runs
+/// backwards over the iterations its copy counted: the last `before` run
+/// (the one that exited) first, then each iteration's `after` and `before`
+/// in reverse, their arguments read back from the adjoint stack.
+LogicalResult KernelReverser::reverseWhile(scf::WhileOp op, OpBuilder &b,
+                                           IRMapping &map, Scope &sc) {
+  Location loc = op.getLoc();
+  auto st = stacks.find(op);
+  if (st == stacks.end())
+    return op.emitError("reverse-mode AD: internal error: no adjoint stack "
+                        "for this loop");
+  SmallVector<Value> slots = st->second; // copied: inner loops add stacks
+  Block &before = op.getBefore().front(), &after = op.getAfter().front();
+  auto cond = cast<scf::ConditionOp>(before.getTerminator());
+  Operation *yield = after.getTerminator();
+  llvm::SetVector<Value> outer = activeFromAbove(op);
+  Type i32 = b.getI32Type();
+  auto loadArgs = [&](OpBuilder &bb, IRMapping &m, Value k) {
+    Value idx = stackIndex(bb, loc, k, stackSize, false, op);
+    for (auto [a, slot] :
+         llvm::zip(before.getArguments(), ArrayRef<Value>(slots).drop_front()))
+      m.map(a, memref::LoadOp::create(bb, loc, slot, ValueRange{idx}));
+  };
+  SmallVector<unsigned> carried; // float `before` arguments, by index
+  for (auto [i, a] : llvm::enumerate(before.getArguments()))
+    if (isFloat(a))
+      carried.push_back(i);
+
+  // The run of `before` that exited: the results' adjoints seed it.
+  Value count = memref::LoadOp::create(b, loc, slots[0], ValueRange{});
+  Scope last;
+  {
+    IRMapping m = map;
+    loadArgs(b, m, count);
+    forwardBlock(before, b, m);
+    for (auto [res, fwd] : llvm::zip(op.getResults(), cond.getArgs()))
+      if (Value g = sc.get(res))
+        accumulate(last, b, fwd, g);
+    if (failed(reverseBlock(before, b, m, last)))
+      return failure();
+  }
+  SmallVector<Value> inits;
+  for (unsigned i : carried) {
+    Value g = last.get(before.getArgument(i));
+    inits.push_back(g ? g : zeroOf(b, loc, before.getArgument(i).getType()));
+  }
+  for (Value v : outer) {
+    Value g = last.get(v);
+    inits.push_back(g ? g : zeroOf(b, loc, v.getType()));
+  }
+  // Iterations count - 1 down to 0.
+  Value zero = arith::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(0));
+  Value one = arith::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(1));
+  Value lastIt = arith::SubIOp::create(b, loc, count, one);
+  auto rev = scf::ForOp::create(b, loc, zero, count, one, inits);
+  Block *body = rev.getBody();
+  if (!body->empty())
+    body->back().erase();
+  OpBuilder bb = OpBuilder::atBlockEnd(body);
+  Value k = arith::SubIOp::create(bb, loc, lastIt, rev.getInductionVar());
+  IRMapping m = map;
+  loadArgs(bb, m, k);
+  forwardBlock(before, bb, m);
+  for (auto [a, fwd] : llvm::zip(after.getArguments(), cond.getArgs()))
+    m.map(a, m.lookupOrDefault(fwd));
+  forwardBlock(after, bb, m);
+  Scope inner;
+  for (auto [c, i] : llvm::enumerate(carried))
+    accumulate(inner, bb, yield->getOperand(i), rev.getRegionIterArgs()[c]);
+  if (failed(reverseBlock(after, bb, m, inner)))
+    return failure();
+  for (auto [a, fwd] : llvm::zip(after.getArguments(), cond.getArgs()))
+    if (Value g = inner.get(a))
+      accumulate(inner, bb, fwd, g);
+  if (failed(reverseBlock(before, bb, m, inner)))
+    return failure();
+  SmallVector<Value> outs;
+  for (unsigned i : carried) {
+    Value g = inner.get(before.getArgument(i));
+    outs.push_back(g ? g : zeroOf(bb, loc, before.getArgument(i).getType()));
+  }
+  for (auto [v, acc] :
+       llvm::zip(outer, rev.getRegionIterArgs().drop_front(carried.size()))) {
+    Value g = inner.get(v);
+    outs.push_back(g ? arith::AddFOp::create(bb, loc, acc, g).getResult()
+                     : Value(acc));
+  }
+  scf::YieldOp::create(bb, loc, outs);
+  for (auto [c, i] : llvm::enumerate(carried))
+    accumulate(sc, b, op.getInits()[i], rev.getResult(c));
+  for (auto [v, res] :
+       llvm::zip(outer, rev.getResults().drop_front(carried.size())))
     accumulate(sc, b, v, res);
   return success();
 }
