@@ -54,9 +54,13 @@ def ReverseMode : Pass<"tic-reverse-mode", "::mlir::ModuleOp"> {
     one. A constant trip count sizes it exactly; otherwise it has
     `stack-size` slots and a longer loop fails the launch (tc.assert).
 
-    What cannot be differentiated (while loops, atomic min/max on a
-    differentiable field, a used atomic result, an operation without a
-    derivative) is an error at the operation.
+    A while loop (or a for loop with a break) is counted and its condition
+    region's arguments stacked the same way; its adjoint runs over the
+    counted iterations backwards.
+
+    What cannot be differentiated (a return inside differentiable code,
+    atomic min/max on a differentiable field, a used atomic result, an
+    operation without a derivative) is an error at the operation.
   }];
   let options = [Option<"stackSize", "stack-size", "int64_t", "256",
                         "slots of an adjoint stack whose loop has no "

@@ -11,7 +11,8 @@
 //    recomputed, never stored), then its operations are visited in reverse
 //    order, accumulating adjoints in SSA values. Regions keep their
 //    structure: a parallel loop gets a parallel adjoint loop over the same
-//    range or the same active cells, a serial scf.for runs backwards, an
+//    range or the same active cells, a serial scf.for or scf.while runs
+//    backwards (values it carries come back from an adjoint stack), an
 //    scf.if is differentiated branch by branch under the same condition.
 //    Adjoints of values from outside a region leave it as results (if) or
 //    loop-carried sums (for).
