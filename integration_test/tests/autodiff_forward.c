@@ -116,6 +116,23 @@ int main(void) {
     CHECK(autodiff_forward_wb_dual_read(ctx, t, 4));
     compare_f64("break: tangent", t, db, 4, 1e-12, 1e-14);
   }
+  /* float casts in forward mode: c32 = 3 f32(p), c64 = 2 c32 */
+  {
+    float t32[N];
+    double ones[N], want6[N];
+    for (i = 0; i < N; ++i)
+      ones[i] = 1.0, want6[i] = 6.0;
+    CHECK(autodiff_forward_clear_duals(ctx));
+    CHECK(autodiff_forward_p_dual_write(ctx, ones, N));
+    CHECK(autodiff_forward_casts_fwd(ctx));
+    CHECK(autodiff_forward_c32_dual_read(ctx, t32, N));
+    for (i = 0; i < N; ++i) {
+      double got3 = t32[i], want3 = 3.0;
+      compare_f64("tangent through f64 -> f32", &got3, &want3, 1, 1e-6, 0);
+    }
+    CHECK(autodiff_forward_c64_dual_read(ctx, zt, N));
+    compare_f64("tangent through f32 -> f64", zt, want6, N, 1e-6, 0);
+  }
   autodiff_forward_destroy(ctx);
   if (tic_test_failures)
     return 1;

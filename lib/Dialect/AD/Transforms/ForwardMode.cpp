@@ -161,6 +161,18 @@ private:
     }
     if (op->getNumResults() != 1 || !isa<FloatType>(op->getResult(0).getType()))
       return success();
+    // A float cast: the tangent is cast the same way (the adjoint table's
+    // rule casts the other way, to the operand's type).
+    if (isa<arith::ExtFOp, arith::TruncFOp>(op)) {
+      if (Value t = tan.lookup(op->getOperand(0))) {
+        Type rt = op->getResult(0).getType();
+        tan[op->getResult(0)] =
+            isa<arith::ExtFOp>(op)
+                ? arith::ExtFOp::create(b, loc, rt, t).getResult()
+                : arith::TruncFOp::create(b, loc, rt, t).getResult();
+      }
+      return success();
+    }
     // sum_i J_i t_i, one operand at a time
     IRMapping same;
     same.map(op->getResult(0), op->getResult(0));
