@@ -134,6 +134,14 @@ private:
                           Scope &sc);
   LogicalResult reverseWhile(scf::WhileOp op, OpBuilder &b, IRMapping &map,
                              Scope &sc);
+  /// Ends the body of a reversed loop `rev` (iter args: the adjoints of
+  /// `carried`, then sums for the `outer` values) and hands its results to
+  /// the scope around it: the carried adjoints to `inits`, the sums to
+  /// `outer`.
+  void closeReversedLoop(scf::ForOp rev, OpBuilder &bb, OpBuilder &b,
+                         Scope &inner, Scope &sc, ArrayRef<Value> carried,
+                         ArrayRef<Value> inits,
+                         const llvm::SetVector<Value> &outer, Location loc);
   LogicalResult reverseFor(scf::ForOp op, OpBuilder &b, IRMapping &map,
                            Scope &sc);
 
@@ -694,6 +702,31 @@ LogicalResult KernelReverser::reverseIf(scf::IfOp op, OpBuilder &b,
   return success();
 }
 
+void KernelReverser::closeReversedLoop(scf::ForOp rev, OpBuilder &bb,
+                                       OpBuilder &b, Scope &inner, Scope &sc,
+                                       ArrayRef<Value> carried,
+                                       ArrayRef<Value> inits,
+                                       const llvm::SetVector<Value> &outer,
+                                       Location loc) {
+  SmallVector<Value> outs;
+  for (Value c : carried) {
+    Value g = inner.get(c);
+    outs.push_back(g ? g : zeroOf(bb, loc, c.getType()));
+  }
+  for (auto [v, acc] :
+       llvm::zip(outer, rev.getRegionIterArgs().drop_front(carried.size()))) {
+    Value g = inner.get(v);
+    outs.push_back(g ? arith::AddFOp::create(bb, loc, acc, g).getResult()
+                     : Value(acc));
+  }
+  scf::YieldOp::create(bb, loc, outs);
+  for (auto [init, res] : llvm::zip(inits, rev.getResults()))
+    accumulate(sc, b, init, res);
+  for (auto [v, res] :
+       llvm::zip(outer, rev.getResults().drop_front(carried.size())))
+    accumulate(sc, b, v, res);
+}
+
 /// A while loop (scf.while: `before` computes the condition and forwards
 /// values to `after`, which yields the next `before` arguments) runs
 /// backwards over the iterations its copy counted: the last `before` run
@@ -771,23 +804,12 @@ LogicalResult KernelReverser::reverseWhile(scf::WhileOp op, OpBuilder &b,
       accumulate(inner, bb, fwd, g);
   if (failed(reverseBlock(before, bb, m, inner)))
     return failure();
-  SmallVector<Value> outs;
+  SmallVector<Value> args, starts;
   for (unsigned i : carried) {
-    Value g = inner.get(before.getArgument(i));
-    outs.push_back(g ? g : zeroOf(bb, loc, before.getArgument(i).getType()));
+    args.push_back(before.getArgument(i));
+    starts.push_back(op.getInits()[i]);
   }
-  for (auto [v, acc] :
-       llvm::zip(outer, rev.getRegionIterArgs().drop_front(carried.size()))) {
-    Value g = inner.get(v);
-    outs.push_back(g ? arith::AddFOp::create(bb, loc, acc, g).getResult()
-                     : Value(acc));
-  }
-  scf::YieldOp::create(bb, loc, outs);
-  for (auto [c, i] : llvm::enumerate(carried))
-    accumulate(sc, b, op.getInits()[i], rev.getResult(c));
-  for (auto [v, res] :
-       llvm::zip(outer, rev.getResults().drop_front(carried.size())))
-    accumulate(sc, b, v, res);
+  closeReversedLoop(rev, bb, b, inner, sc, args, starts, outer, loc);
   return success();
 }
 
@@ -851,23 +873,12 @@ LogicalResult KernelReverser::reverseFor(scf::ForOp op, OpBuilder &b,
     accumulate(inner, bb, yield->getOperand(i), rev.getRegionIterArgs()[c]);
   if (failed(reverseBlock(pb, bb, m, inner)))
     return failure();
-  SmallVector<Value> outs;
+  SmallVector<Value> args, starts;
   for (unsigned i : carried) {
-    Value g = inner.get(op.getRegionIterArgs()[i]);
-    outs.push_back(g ? g : zeroOf(bb, loc, op.getResult(i).getType()));
+    args.push_back(op.getRegionIterArgs()[i]);
+    starts.push_back(op.getInitArgs()[i]);
   }
-  for (auto [v, acc] :
-       llvm::zip(outer, rev.getRegionIterArgs().drop_front(carried.size()))) {
-    Value g = inner.get(v);
-    outs.push_back(g ? arith::AddFOp::create(bb, loc, acc, g).getResult()
-                     : Value(acc));
-  }
-  scf::YieldOp::create(bb, loc, outs);
-  for (auto [c, i] : llvm::enumerate(carried))
-    accumulate(sc, b, op.getInitArgs()[i], rev.getResult(c));
-  for (auto [v, res] :
-       llvm::zip(outer, rev.getResults().drop_front(carried.size())))
-    accumulate(sc, b, v, res);
+  closeReversedLoop(rev, bb, b, inner, sc, args, starts, outer, loc);
   return success();
 }
 
