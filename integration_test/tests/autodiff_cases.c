@@ -9,11 +9,7 @@
 
 static int expect(const char *what, const float *got, const double *want,
                   size_t n) {
-  int bad = 0;
-  size_t i;
-  for (i = 0; i < n; ++i)
-    check_close(what, i, got[i], want[i], RTOL, ATOL, &bad);
-  return report_mismatches(what, bad, n);
+  return compare_f32_f64(what, got, want, n, RTOL, ATOL);
 }
 
 int main(void) {

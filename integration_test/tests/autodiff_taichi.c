@@ -62,19 +62,11 @@ typedef autodiff_taichi_ctx ctx_t;
 
 static void near32(const char *what, const float *got, const double *want,
                    size_t n) {
-  int bad = 0;
-  size_t i;
-  for (i = 0; i < n; ++i)
-    check_close(what, i, got[i], want[i], RTOL32, ATOL32, &bad);
-  report_mismatches(what, bad, n);
+  compare_f32_f64(what, got, want, n, RTOL32, ATOL32);
 }
 static void near64(const char *what, const double *got, const double *want,
                    size_t n) {
-  int bad = 0;
-  size_t i;
-  for (i = 0; i < n; ++i)
-    check_close(what, i, got[i], want[i], RTOL64, ATOL64, &bad);
-  report_mismatches(what, bad, n);
+  compare_f64(what, got, want, n, RTOL64, ATOL64);
 }
 static void near32s(const char *what, float got, double want) {
   near32(what, &got, &want, 1);

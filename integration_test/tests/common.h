@@ -59,6 +59,16 @@ static inline int compare_f64(const char *what, const double *got, const double 
   return report_mismatches(what, bad, n);
 }
 
+/* f32 results against a reference computed in double. */
+static inline int compare_f32_f64(const char *what, const float *got, const double *want,
+                       size_t n, double rtol, double atol) {
+  size_t i;
+  int bad = 0;
+  for (i = 0; i < n; ++i)
+    check_close(what, i, got[i], want[i], rtol, atol, &bad);
+  return report_mismatches(what, bad, n);
+}
+
 static inline int compare_f32(const char *what, const float *got, const float *want,
                        size_t n, double rtol, double atol) {
   size_t i;
