@@ -98,8 +98,12 @@ void freeRoot(tic_rt_context *ctx) {
 }
 
 /// Picks the arch for `requested`; on failure the message is recorded on
-/// the calling thread.
-tc_status resolveArch(int requested, tc_arch *resolved) {
+/// the calling thread. CUDA needs a module compiled with --target=cuda and
+/// a usable GPU.
+tc_status resolveArch(int requested, const tic_rt_module_desc *desc,
+                      tc_arch *resolved) {
+  const char *name = desc->name ? desc->name : "<unnamed>";
+  bool hasPTX = desc->abi_version >= 4 && desc->ptx;
   switch (requested) {
   case TC_ARCH_CPU:
     *resolved = TC_ARCH_CPU;
@@ -109,17 +113,21 @@ tc_status resolveArch(int requested, tc_arch *resolved) {
     tc_status s = cudaLoaderInit(why, sizeof(why));
     if (s != TC_OK)
       return tic_rt_fail(nullptr, s, "TC_ARCH_CUDA is not available: %s", why);
-    // Not reached while cudaLoaderInit always fails; the CUDA backend will
-    // set *resolved = TC_ARCH_CUDA here.
-    return tic_rt_fail(nullptr, TC_ERR_INTERNAL,
-                       "CUDA loader succeeded but the CUDA backend is "
-                       "missing");
+    if (!hasPTX)
+      return tic_rt_fail(nullptr, TC_ERR_UNSUPPORTED,
+                         "TC_ARCH_CUDA: module '%s' has no device code "
+                         "(compile it with --target=host,cuda)",
+                         name);
+    *resolved = TC_ARCH_CUDA;
+    return TC_OK;
   }
   case TC_ARCH_ANY: {
     char why[512];
-    // A GPU is used when the CUDA loader finds one; otherwise the CPU.
-    (void)cudaLoaderInit(why, sizeof(why));
-    *resolved = TC_ARCH_CPU;
+    // A GPU is used when the module has device code and the CUDA loader
+    // finds one; otherwise the CPU.
+    *resolved = hasPTX && cudaLoaderInit(why, sizeof(why)) == TC_OK
+                    ? TC_ARCH_CUDA
+                    : TC_ARCH_CPU;
     return TC_OK;
   }
   }
@@ -128,6 +136,7 @@ tc_status resolveArch(int requested, tc_arch *resolved) {
 }
 
 void destroyContext(tic_rt_context *ctx) {
+  cudaDestroyContext(ctx);
   destroyThreadPool(ctx->pool);
   for (int32_t i = 0; i < ctx->numPools; ++i)
     tic_rt_pool_destroy(ctx->pools[i]);
@@ -201,7 +210,7 @@ tc_status tic_rt_context_create(const tc_options *opts,
                        "tc_options.num_threads must be in [0, %d] (0 = all "
                        "cores), got %d",
                        int(kMaxThreads), int(o.num_threads));
-  tc_status s = resolveArch(rawEnumValue(o.arch), &o.arch);
+  tc_status s = resolveArch(rawEnumValue(o.arch), desc, &o.arch);
   if (s != TC_OK)
     return s;
   if (o.num_threads == 0)
@@ -219,9 +228,10 @@ tc_status tic_rt_context_create(const tc_options *opts,
   ctx->numThreads = o.num_threads;
   ctx->rootSize = desc->root_size;
 
-  s = allocateRoot(ctx, desc->root_size, align);
-  if (s != TC_OK && desc->abi_version >= 2 && desc->field_bytes &&
-      desc->field_names && desc->num_fields > 0) {
+  s = o.arch == TC_ARCH_CUDA ? cudaCreateContext(ctx, desc->root_size)
+                             : allocateRoot(ctx, desc->root_size, align);
+  if (s == TC_ERR_OUT_OF_MEMORY && desc->abi_version >= 2 &&
+      desc->field_bytes && desc->field_names && desc->num_fields > 0) {
     // Name the field that needs the most memory: the one to shrink.
     int32_t largest = 0;
     for (int32_t i = 1; i < desc->num_fields; ++i)

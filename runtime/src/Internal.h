@@ -72,11 +72,21 @@ void formatMessage(char *buf, size_t cap, const char *fmt, va_list ap);
 tc_status reportKernelFailure(tic_rt_context *ctx, tc_status status,
                               const char *fmt, ...) TC_PRINTF_FORMAT(3, 4);
 
-/// Hook for the CUDA backend: will dlopen("libcuda.so.1"), resolve the driver
-/// API, call cuInit and pick a device (see docs/runtime.md). This runtime has
-/// no CUDA backend yet, so it always returns TC_ERR_NO_DEVICE and writes the
-/// reason into `why` (capacity `whyCap`).
+/// Loads the CUDA driver (dlopen("libcuda.so.1"), once per process), calls
+/// cuInit and opens GPU 0's primary context (Cuda.cpp). TC_ERR_NO_DEVICE
+/// with the reason in `why` (capacity `whyCap`) when there is none.
 tc_status cudaLoaderInit(char *why, size_t whyCap);
+
+/// A context's state on the device (Cuda.cpp).
+struct CudaState;
+/// Puts `ctx` on the device: its zeroed root buffer of `size` bytes in
+/// device memory. On failure the message is recorded on the calling thread.
+tc_status cudaCreateContext(tic_rt_context *ctx, uint64_t size);
+/// Waits for the device and frees what cudaCreateContext and the launches
+/// allocated (no-op for a CPU context).
+void cudaDestroyContext(tic_rt_context *ctx);
+/// The name of the GPU in use ("" before cudaLoaderInit succeeded).
+const char *cudaDeviceName();
 
 /// One launch of tic_rt_parallel_for: `numChunks` chunks of `grain` indices
 /// over [begin, begin + n); thread t of `team` runs the t-th contiguous block
@@ -147,11 +157,14 @@ struct tic_rt_context {
   const tic_rt_module_desc *desc = nullptr;
   tc_options opts{}; // resolved: arch is never ANY, num_threads never 0
 
-  // Dense root buffer.
+  // Dense root buffer (device memory when `cuda` is set).
   void *root = nullptr;
   uint64_t rootSize = 0;     // desc->root_size
   size_t rootAllocBytes = 0; // bytes actually reserved
   bool rootMapped = false;   // true: munmap, false: free
+
+  // Set when the context runs its kernels on a CUDA device (Cuda.cpp).
+  tic::rt::CudaState *cuda = nullptr;
 
   // One generator per thread (numThreads entries, cache-line aligned).
   tic::rt::RngState *rng = nullptr;

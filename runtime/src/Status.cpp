@@ -5,7 +5,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "Internal.h"
+
 #include "tic/runtime.h"
+#include <cstdlib>
+#include <cstring>
 
 #define TIC_STRINGIFY_IMPL(x) #x
 #define TIC_STRINGIFY(x) TIC_STRINGIFY_IMPL(x)
@@ -43,7 +46,15 @@ const char *tc_status_string(tc_status status) {
 void tc_options_init(tc_options *opts) {
   if (!opts)
     return;
+  // TIC_ARCH=cpu|cuda|any changes the default arch (run a program built
+  // with --target=host,cuda on the GPU without editing it).
   opts->arch = TC_ARCH_CPU;
+  if (const char *a = std::getenv("TIC_ARCH")) {
+    if (std::strcmp(a, "cuda") == 0)
+      opts->arch = TC_ARCH_CUDA;
+    else if (std::strcmp(a, "any") == 0)
+      opts->arch = TC_ARCH_ANY;
+  }
   opts->num_threads = 0;
   opts->seed = 0;
   opts->debug = 0;

@@ -61,7 +61,7 @@ enum NDArrayField : int32_t {
   kNDDType = 3
 };
 
-// tic_rt_module_desc (rt.h), ABI 3.
+// tic_rt_module_desc (rt.h), ABI 4.
 static_assert(offsetof(tic_rt_module_desc, abi_version) == 0, "desc");
 static_assert(offsetof(tic_rt_module_desc, name) == 8, "desc.name");
 static_assert(offsetof(tic_rt_module_desc, root_size) == 16, "desc.root_size");
@@ -75,16 +75,44 @@ static_assert(offsetof(tic_rt_module_desc, field_bytes) == 48,
               "desc.field_bytes");
 static_assert(offsetof(tic_rt_module_desc, num_pools) == 56, "desc.num_pools");
 static_assert(offsetof(tic_rt_module_desc, pools) == 64, "desc.pools");
-static_assert(sizeof(tic_rt_module_desc) == 72, "desc size");
+static_assert(offsetof(tic_rt_module_desc, ptx) == 72, "desc.ptx");
+static_assert(sizeof(tic_rt_module_desc) == 80, "desc size");
 
 /// tic_rt_module_desc as an LLVM struct:
-/// {i32, ptr, i64, i64, i32, ptr, ptr, i32, ptr}.
+/// {i32, ptr, i64, i64, i32, ptr, ptr, i32, ptr, ptr}.
 inline mlir::LLVM::LLVMStructType moduleDescType(mlir::MLIRContext *ctx) {
   auto i32 = mlir::IntegerType::get(ctx, 32),
        i64 = mlir::IntegerType::get(ctx, 64);
   auto ptr = mlir::LLVM::LLVMPointerType::get(ctx);
   return mlir::LLVM::LLVMStructType::getLiteral(
-      ctx, {i32, ptr, i64, i64, i32, ptr, ptr, i32, ptr});
+      ctx, {i32, ptr, i64, i64, i32, ptr, ptr, i32, ptr, ptr});
+}
+
+// tic_rt_cuda_kernel { const char *name; int32_t flags, block_dim; }
+static_assert(offsetof(tic_rt_cuda_kernel, name) == 0, "cuda_kernel.name");
+static_assert(offsetof(tic_rt_cuda_kernel, flags) == 8, "cuda_kernel.flags");
+static_assert(offsetof(tic_rt_cuda_kernel, block_dim) == 12,
+              "cuda_kernel.block_dim");
+static_assert(sizeof(tic_rt_cuda_kernel) == 16, "cuda_kernel size");
+
+/// tic_rt_cuda_kernel as an LLVM struct: {ptr, i32, i32}.
+inline mlir::LLVM::LLVMStructType cudaKernelType(mlir::MLIRContext *ctx) {
+  auto i32 = mlir::IntegerType::get(ctx, 32);
+  return mlir::LLVM::LLVMStructType::getLiteral(
+      ctx, {mlir::LLVM::LLVMPointerType::get(ctx), i32, i32});
+}
+
+// tic_rt_cuda_stage { void *host; int64_t bytes; void **param; }
+static_assert(offsetof(tic_rt_cuda_stage, host) == 0, "cuda_stage.host");
+static_assert(offsetof(tic_rt_cuda_stage, bytes) == 8, "cuda_stage.bytes");
+static_assert(offsetof(tic_rt_cuda_stage, param) == 16, "cuda_stage.param");
+static_assert(sizeof(tic_rt_cuda_stage) == 24, "cuda_stage size");
+
+/// tic_rt_cuda_stage as an LLVM struct: {ptr, i64, ptr}.
+inline mlir::LLVM::LLVMStructType cudaStageType(mlir::MLIRContext *ctx) {
+  auto ptr = mlir::LLVM::LLVMPointerType::get(ctx);
+  return mlir::LLVM::LLVMStructType::getLiteral(
+      ctx, {ptr, mlir::IntegerType::get(ctx, 64), ptr});
 }
 
 // tic_rt_pool_desc { const char *name; uint64_t element_size, max_elements; }

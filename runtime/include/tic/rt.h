@@ -27,7 +27,7 @@ extern "C" {
 /* Version of the generated-code ABI described in this header. A module
  * descriptor records the version it was compiled against; the runtime
  * refuses descriptors from a newer ABI (TC_ERR_UNSUPPORTED). */
-#define TIC_RT_ABI_VERSION 3u
+#define TIC_RT_ABI_VERSION 4u
 
 /*===--------------------------------------------------------------------===*/
 /* Module descriptor and context                                            */
@@ -50,6 +50,9 @@ typedef struct tic_rt_module_desc {
    * their cells' allocation calls name them (tic_rt_snode_alloc). */
   int32_t num_pools;
   const struct tic_rt_pool_desc *pools;
+  /* ABI 4: the module's device code for CUDA (PTX text, NUL-terminated);
+   * NULL when it was compiled without --target=cuda. */
+  const char *ptx;
 } tic_rt_module_desc;
 
 /* One pool: the cells of one pointer SNode. */
@@ -96,6 +99,81 @@ TC_API int32_t tic_rt_num_threads(const tic_rt_context *ctx);
  * TIC_CPU_LEVEL. Computed once. Kernels compiled for several levels
  * (tic --cpu=auto) call the highest version not above it. */
 TC_API int32_t tic_rt_cpu_level(void);
+
+/*===--------------------------------------------------------------------===*/
+/* CUDA (ABI 4; modules compiled with --target=cuda or host,cuda)           */
+/*===--------------------------------------------------------------------===*/
+
+/* Nonzero when `ctx` runs its kernels on a CUDA device (its arch resolved
+ * to TC_ARCH_CUDA); the root buffer is then device memory. */
+TC_API int32_t tic_rt_on_device(const tic_rt_context *ctx);
+
+/* tic_rt_cuda_kernel.flags: the kernel's last parameter is a random seed
+ * (i64) that tic_rt_cuda_launch fills in. */
+#define TIC_RT_CUDA_RANDOM 1
+/* tic_rt_cuda_kernel.flags: the loop is `serialize`d: one GPU thread runs
+ * its iterations in order. */
+#define TIC_RT_CUDA_SERIAL 2
+
+/* One kernel of the module's PTX, emitted as a constant by the compiler. */
+typedef struct tic_rt_cuda_kernel {
+  const char *name;  /* its .entry name */
+  int32_t flags;     /* TIC_RT_CUDA_* */
+  int32_t block_dim; /* threads per block (loop_config); 0: the default */
+} tic_rt_cuda_kernel;
+
+/* Host memory a launch's kernel uses (a kernel-scope variable, an
+ * ndarray): copied to the device before the launch and back after it, and
+ * `*param` (the kernel parameter holding the pointer) replaced by the
+ * device copy. */
+typedef struct tic_rt_cuda_stage {
+  void *host;
+  int64_t bytes;
+  void **param;
+} tic_rt_cuda_stage;
+
+/* tic_rt_cuda_kernel.flags: the kernel checks assertions or indices: the
+ * launch waits for it and reports the failure it recorded. */
+#define TIC_RT_CUDA_CHECKED 4
+
+/* The failure record of a module's device code: the global "__tic_failure"
+ * of its PTX. The first failing assertion or bounds check of a launch
+ * claims it (status 0 -> TC_ERR_ASSERTION or TC_ERR_OUT_OF_BOUNDS) and
+ * fills in the rest; the runtime reads it after a checked launch or a
+ * synchronisation, reports it like the CPU's tic_rt_report_* and clears
+ * it. `text` and `where` are device addresses of unterminated strings. */
+typedef struct tic_rt_cuda_failure {
+  int32_t status;
+  int32_t axis;   /* bounds checks: the axis */
+  int64_t index;  /* bounds checks: the index */
+  int64_t extent; /* bounds checks: the extent */
+  uint64_t text;  /* the assertion's message, or the field's name */
+  uint64_t where; /* "file:line:col"; 0 when unknown */
+  int32_t text_len;
+  int32_t where_len;
+} tic_rt_cuda_failure;
+
+/* Launches `kernel` over iterations [0, total) on ctx's device: params
+ * holds a pointer to each of its `num_params` parameters (the compiler
+ * stores the root buffer, the captures and `total`; the seed is stored
+ * here). Asynchronous unless there are stages (then it waits and copies
+ * them back). Failures are kernel failures (tic_rt_take_kernel_status). */
+TC_API void tic_rt_cuda_launch(tic_rt_context *ctx,
+                               const tic_rt_cuda_kernel *kernel, void **params,
+                               int32_t num_params, int64_t total,
+                               tic_rt_cuda_stage *stages, int32_t num_stages);
+
+/* Copies `bytes` between host memory and field memory (addresses inside
+ * the root buffer), for code that runs on the host: a plain memcpy on the
+ * CPU; on a device, after the launches in flight. Failures are kernel
+ * failures (the destination of a read is then zeroed). */
+TC_API void tic_rt_field_read(tic_rt_context *ctx, void *dst, const void *field,
+                              uint64_t bytes);
+TC_API void tic_rt_field_write(tic_rt_context *ctx, void *field,
+                               const void *src, uint64_t bytes);
+
+/* Waits for the launches in flight (MODULE_sync); TC_OK on the CPU. */
+TC_API tc_status tic_rt_sync(tic_rt_context *ctx);
 
 /*===--------------------------------------------------------------------===*/
 /* Errors                                                                   */

@@ -83,8 +83,10 @@ typedef struct tc_options {
   uint64_t device_memory_bytes; /* device memory budget; 0 = runtime chooses */
 } tc_options;
 
-/* Fills `opts` with the defaults: CPU, all cores, seed 0, no debug checks,
- * device memory chosen by the runtime. NULL is ignored. */
+/* Fills `opts` with the defaults: CPU (TC_ARCH_CUDA when the environment
+ * variable TIC_ARCH is "cuda", TC_ARCH_ANY when it is "any"), all cores,
+ * seed 0, no debug checks, device memory chosen by the runtime. NULL is
+ * ignored. */
 TC_API void tc_options_init(tc_options *opts);
 
 /* Memory of a module instance (MODULE_memory_stats): the root buffer, and

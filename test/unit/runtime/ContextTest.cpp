@@ -3,7 +3,9 @@
 #include "TestUtil.h"
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <dlfcn.h>
 #include <string>
 #include <thread>
 
@@ -68,6 +70,73 @@ TEST(Context, AnyFallsBackToCpu) {
   Context ctx(desc, &o);
   ASSERT_EQ(ctx.status(), TC_OK);
   EXPECT_EQ(tic_rt_options(ctx)->arch, TC_ARCH_CPU);
+}
+
+// A module with device code (--target=host,cuda) on a machine without a
+// GPU: TC_ARCH_CUDA says why, TC_ARCH_ANY runs it on the CPU. (Skipped where
+// the CUDA driver is installed.)
+TEST(Context, CudaModuleWithoutGpu) {
+  if (void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL)) {
+    dlclose(h);
+    GTEST_SKIP() << "a CUDA driver is installed";
+  }
+  tic_rt_module_desc desc = makeDesc();
+  desc.ptx = "// no kernels\n.version 7.0\n.target sm_80\n.address_size 64\n";
+  tc_options o;
+  tc_options_init(&o);
+  o.arch = TC_ARCH_CUDA;
+  tic_rt_context *ctx = nullptr;
+  EXPECT_EQ(tic_rt_context_create(&o, &desc, &ctx), TC_ERR_NO_DEVICE);
+  EXPECT_EQ(ctx, nullptr);
+  std::string msg = tic_rt_last_error(nullptr);
+  EXPECT_NE(msg.find("libcuda.so.1"), std::string::npos) << msg;
+  o.arch = TC_ARCH_ANY;
+  Context any(desc, &o);
+  ASSERT_EQ(any.status(), TC_OK);
+  EXPECT_EQ(tic_rt_options(any)->arch, TC_ARCH_CPU);
+  EXPECT_EQ(tic_rt_on_device(any), 0);
+}
+
+// What host code of a --target=cuda object calls, on a CPU context: field
+// copies are memcpy, sync has nothing to wait for.
+TEST(Context, FieldCopiesOnCpu) {
+  tic_rt_module_desc desc = makeDesc(64);
+  Context ctx(desc);
+  ASSERT_EQ(ctx.status(), TC_OK);
+  EXPECT_EQ(tic_rt_on_device(ctx), 0);
+  EXPECT_EQ(tic_rt_on_device(nullptr), 0);
+  char *root = static_cast<char *>(tic_rt_root(ctx));
+  const double v = 2.5;
+  tic_rt_field_write(ctx, root + 8, &v, sizeof(v));
+  double w = 0;
+  std::memcpy(&w, root + 8, sizeof(w));
+  EXPECT_EQ(w, 2.5);
+  double r = 0;
+  tic_rt_field_read(ctx, &r, root + 8, sizeof(r));
+  EXPECT_EQ(r, 2.5);
+  EXPECT_EQ(tic_rt_sync(ctx), TC_OK);
+  EXPECT_EQ(tic_rt_sync(nullptr), TC_OK);
+}
+
+// TIC_ARCH chooses tc_options_init's arch.
+TEST(Context, OptionsInitReadsTicArch) {
+  const char *old = getenv("TIC_ARCH");
+  std::string saved = old ? old : "";
+  tc_options o;
+  setenv("TIC_ARCH", "cuda", 1);
+  tc_options_init(&o);
+  EXPECT_EQ(o.arch, TC_ARCH_CUDA);
+  setenv("TIC_ARCH", "any", 1);
+  tc_options_init(&o);
+  EXPECT_EQ(o.arch, TC_ARCH_ANY);
+  setenv("TIC_ARCH", "bogus", 1);
+  tc_options_init(&o);
+  EXPECT_EQ(o.arch, TC_ARCH_CPU);
+  unsetenv("TIC_ARCH");
+  tc_options_init(&o);
+  EXPECT_EQ(o.arch, TC_ARCH_CPU);
+  if (old)
+    setenv("TIC_ARCH", saved.c_str(), 1);
 }
 
 TEST(Context, InvalidArguments) {
