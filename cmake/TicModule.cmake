@@ -85,8 +85,12 @@ function(tic_add_module target tc_file)
       message(FATAL_ERROR "tic_add_module(${target}): TARGETS entry '${tgt}' "
         "is not host or cuda")
     endif()
-    list(APPEND args --target "${tgt}")
   endforeach()
+  if(ARG_TARGETS)
+    # One --target with the list: host,cuda.
+    string(REPLACE ";" "," targets "${ARG_TARGETS}")
+    list(APPEND args "--target=${targets}")
+  endif()
 
   # The dependency file: DEPFILE needs CMake 3.20 for the Makefile
   # generators (Ninja had it before); its paths are absolute, so CMP0116

@@ -64,7 +64,11 @@ void tic::buildCPULoweringPipeline(mlir::OpPassManager &pm,
   // the cells of sparse nodes) is left to the target's tc conversion.
   pm.addPass(createConvertSNodeToLLVM());
   pm.addPass(createLowerBits()); // what the quantized places left
-  pm.addPass(createConvertTCToLLVM());
+  if (options.cudaHost)
+    pm.addPass(createHostFieldAccess());
+  ConvertTCToLLVMOptions toLLVM;
+  toLLVM.cuda = options.cudaHost;
+  pm.addPass(createConvertTCToLLVM(toLLVM));
   pm.addPass(mlir::createSCFToControlFlowPass());
   pm.addPass(mlir::createConvertMathToLLVMPass());
   pm.addPass(mlir::createConvertMathToLibmPass());

@@ -12,6 +12,7 @@
 #include "tic/Target/Header.h"
 #include "tic/Target/Interface.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -141,20 +142,14 @@ bool tic::codegen::runBackend(const sema::CheckedModule &checked,
     return true;
   }
 
-  if (options.cuda) {
-    // Device code only (PTX); the host side and the launches are the CUDA
-    // runtime's (issue 13).
-    if (emit != "ptx") {
-      diags.error(SourceRange(),
-                  "--target=cuda supports --emit=ptx only (the "
-                  "host side of CUDA modules is not generated yet)");
-      return false;
-    }
+  // --target=cuda: the device code (PTX) of the module's parallel loops,
+  // from `m` (lowered in place).
+  auto generatePTX = [&](ModuleOp m) -> FailureOr<std::string> {
     if (!isSupportedCUDAChip(options.cudaArch)) {
       diags.error(SourceRange(), "unknown --cuda-arch '" + options.cudaArch +
                                      "' (expected sm_70, sm_72, sm_75, sm_80, "
                                      "sm_86, sm_87, sm_89 or sm_90)");
-      return false;
+      return failure();
     }
     DialectRegistry registry;
     registerCUDATarget(registry);
@@ -164,6 +159,9 @@ bool tic::codegen::runBackend(const sema::CheckedModule &checked,
     cuda.libdevice = options.cudaLibdevice.empty() ? defaultLibdevicePath()
                                                    : options.cudaLibdevice;
     cuda.optLevel = std::min(options.optLevel, 3u);
+    // Denormals as on the CPU (--denormals=flush by default).
+    cuda.ftz = options.denormals == "flush";
+    cuda.unroll = options.cudaUnroll;
     CPULoweringOptions front;
     front.demoteAtomics = options.demoteAtomics;
     front.accessCSE = options.accessOpt;
@@ -173,13 +171,13 @@ bool tic::codegen::runBackend(const sema::CheckedModule &checked,
     if (options.timeReport)
       pm.enableTiming();
     buildCUDALoweringPipeline(pm, front, cuda);
-    if (failed(pm.run(*module))) {
+    if (failed(pm.run(m))) {
       if (!diags.hasErrors())
         diags.error(SourceRange(), "lowering to NVVM failed");
-      return false;
+      return failure();
     }
     bool callsLibdevice = false;
-    module->walk([&](LLVM::CallOp call) {
+    m->walk([&](LLVM::CallOp call) {
       if (auto callee = call.getCallee())
         callsLibdevice |= callee->starts_with("__nv_");
     });
@@ -189,14 +187,28 @@ bool tic::codegen::runBackend(const sema::CheckedModule &checked,
           "--target=cuda: the kernels call math functions, which come from "
           "the CUDA toolkit's libdevice.10.bc; none was found when tic "
           "was built: pass --cuda-libdevice=PATH");
-      return false;
+      return failure();
     }
-    FailureOr<std::string> ptx = emitPTX(*module, cuda);
-    if (failed(ptx)) {
-      if (!diags.hasErrors())
-        diags.error(SourceRange(), "PTX generation failed");
-      return false;
+    if (cuda.ftz) {
+      // f32 denormal results and inputs flush to zero, keeping the sign:
+      // the .ftz forms of the instructions.
+      auto mode = StringAttr::get(&ctx, "preserve-sign,preserve-sign");
+      m->walk([&](gpu::GPUModuleOp gm) {
+        gm.walk([&](LLVM::LLVMFuncOp f) {
+          if (!f.isExternal())
+            f.setDenormalFpMathF32Attr(mode);
+        });
+      });
     }
+    FailureOr<std::string> ptx = emitPTX(m, cuda);
+    if (failed(ptx) && !diags.hasErrors())
+      diags.error(SourceRange(), "PTX generation failed");
+    return ptx;
+  };
+  if (emit == "ptx") {
+    FailureOr<std::string> ptx = generatePTX(*module);
+    if (failed(ptx))
+      return false;
     out.main = std::move(*ptx);
     return true;
   }
@@ -229,6 +241,18 @@ bool tic::codegen::runBackend(const sema::CheckedModule &checked,
   if (withInterface && failed(prepareCInterface(*module, interface)))
     return false;
 
+  // --target=cuda: the same module, interface kernels included, lowered for
+  // the device too; its PTX goes into the object (tic_rt_module_desc::ptx)
+  // and the host side launches on the device when the context is on one.
+  std::string ptx;
+  if (options.cuda) {
+    OwningOpRef<ModuleOp> device = module->clone();
+    FailureOr<std::string> p = generatePTX(*device);
+    if (failed(p))
+      return false;
+    ptx = std::move(*p);
+  }
+
   PassManager pm(&ctx);
   if (options.timeReport)
     pm.enableTiming(); // printed to stderr when `pm` goes away
@@ -237,11 +261,20 @@ bool tic::codegen::runBackend(const sema::CheckedModule &checked,
   lowering.accessCSE = options.accessOpt;
   lowering.bitStoreFusion = options.bitStoreFusion;
   lowering.bitStoreDemotion = options.bitStoreDemotion;
+  lowering.cudaHost = options.cuda;
   buildCPULoweringPipeline(pm, lowering);
   if (failed(pm.run(*module))) {
     if (!diags.hasErrors())
       diags.error(SourceRange(), "lowering to the LLVM dialect failed");
     return false;
+  }
+  if (options.cuda) {
+    auto b = OpBuilder::atBlockEnd(module->getBody());
+    ptx.push_back('\0');
+    auto ty = LLVM::LLVMArrayType::get(b.getI8Type(), ptx.size());
+    LLVM::GlobalOp::create(b, module->getLoc(), ty, /*isConstant=*/true,
+                           LLVM::Linkage::Internal, kCudaPTXSymbol,
+                           b.getStringAttr(ptx), /*alignment=*/8);
   }
   if (withInterface && failed(finalizeCInterface(*module)))
     return false;

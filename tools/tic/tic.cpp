@@ -54,6 +54,7 @@ struct Options {
   std::string target = "host";
   std::string cudaArch = "sm_80";
   std::string cudaLibdevice;
+  unsigned cudaUnroll = 4;
   std::string header;
   std::string cpu;
   std::string defaultFp; // empty: the module's default_fp, else f32
@@ -176,9 +177,11 @@ int runCodeGen(const Options &opts, const sema::CheckedModule &checked,
 #else
   codegen::BackendOptions bo;
   bo.emit = opts.emit;
-  bo.cuda = opts.emit == "ptx";
+  // --target=cuda or host,cuda (checked in main).
+  bo.cuda = opts.target.find("cuda") != std::string::npos;
   bo.cudaArch = opts.cudaArch;
   bo.cudaLibdevice = opts.cudaLibdevice;
+  bo.cudaUnroll = opts.cudaUnroll;
   bo.optLevel = unsigned(std::stoi(opts.optLevel));
   bo.cpu = opts.cpu;
   bo.debug = opts.debug;
@@ -358,6 +361,10 @@ int main(int argc, char **argv) {
   app.add_option("--cuda-libdevice", opts.cudaLibdevice,
                  "libdevice.10.bc of a CUDA toolkit, for math functions on the "
                  "GPU (default: the one found when tic was built)");
+  app.add_option("--cuda-unroll", opts.cudaUnroll,
+                 "Grid-stride iterations each GPU thread runs per trip of a "
+                 "small 1-D loop body, interleaved (default 4; 1: none)")
+      ->check(CLI::Range(1u, 16u));
   app.add_option("--header", opts.header,
                  "Where to write the C header (default: beside the object)");
   app.add_option("--cpu,--march", opts.cpu,
@@ -429,19 +436,8 @@ int main(int argc, char **argv) {
       wantsCuda |= item == "cuda";
     }
   }
-  // The front-end stages are target independent. For CUDA, tic generates
-  // the device code (PTX); objects with the PTX embedded and the launches
-  // come with the CUDA runtime, so other outputs must not silently be
-  // host-only.
-  bool frontEndOnly = opts.syntaxOnly || opts.emit == "ast" ||
-                      opts.emit == "sema" || opts.emit == "mlir";
   if (opts.emit == "ptx" && !wantsCuda)
     return driverError("--emit=ptx needs --target=cuda (or host,cuda)");
-  if (wantsCuda && !frontEndOnly && opts.emit != "ptx")
-    return driverError("--target=" + opts.target +
-                       ": the CUDA backend generates the device code only so "
-                       "far (--emit=ptx); objects with embedded PTX are not "
-                       "supported yet: compile with --target=host");
 
   // The parser and the AST passes are recursive: the parser's limits bound
   // the depth, and the compiler runs on a stack sized for them.

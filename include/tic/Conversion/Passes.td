@@ -17,13 +17,45 @@ def ConvertTCToLLVM : Pass<"convert-tc-to-llvm", "::mlir::ModuleOp"> {
     tc.print, tc.assert, tc.ndarray_* and snode.root_ptr become LLVM code and
     runtime calls through the CPU's TargetInfo. Two pattern sets applied in
     turn (tic/Conversion/TCToLLVM.h): the functions, then what is in them.
+
+    With `cuda`, the object also runs on a CUDA device (--target=cuda): each
+    launch asks the runtime whether the context is on one
+    (tic_rt_on_device) and then calls tic_rt_cuda_launch with the task's
+    kernel in the module's PTX (`tic_rt_cuda_kernel`: name, whether it
+    draws random numbers, block_dim) and a pointer to each of its parameters
+    (root buffer, captures, iteration count, seed), in the order
+    convert-tc-to-gpu gives them; host memory the task uses (captured
+    kernel-scope variables, ndarrays) is staged through the device
+    (tic_rt_cuda_stage). tc.field_copy becomes tic_rt_field_read/write.
   }];
+  let options = [
+    Option<"cuda", "cuda", "bool", /*default=*/"false",
+           "Launch tasks on a CUDA device when the context is on one">
+  ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::func::FuncDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::cf::ControlFlowDialect",
                            "::mlir::scf::SCFDialect"];
+}
+
+def HostFieldAccess : Pass<"tic-host-field-access", "::mlir::ModuleOp"> {
+  let summary = "Route the field accesses of host code through tc.field_copy";
+  let description = [{
+    For --target=cuda, where the root buffer is device memory: in each
+    `tc.kernel` (the code of a kernel that runs on the host, outside its
+    parallel loops, after tic-outline-tasks and convert-snode-to-llvm),
+    every llvm.load / llvm.store / llvm.atomicrmw / llvm.cmpxchg on an
+    address derived from `snode.root_ptr` (through getelementptr, select and
+    scf values) goes through a host temporary: a load copies the bytes from
+    the field first, a store copies them to it after, an atomic does both
+    around the same operation on the temporary (host code is one thread,
+    and it runs between launches). Any other use of such an address in host
+    code is an error. Tasks are untouched.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::tic::tc::TCDialect"];
 }
 
 def ConvertTCToGPU : Pass<"convert-tc-to-gpu", "::mlir::ModuleOp"> {
@@ -36,19 +68,27 @@ def ConvertTCToGPU : Pass<"convert-tc-to-gpu", "::mlir::ModuleOp"> {
     iteration numbers `[0, %total)` that runs the task's body on the range
     `[lin, lin + 1)`. `snode.root_ptr` is the root buffer parameter plus the
     tree's offset; captured `!snode.ptr` values are passed as `!llvm.ptr`.
-    The host side (kernels, launches) is removed: launching on a GPU is the
-    CUDA runtime's (issue 13), and serial kernel code is not offloaded yet.
-    A captured ndarray is passed as its data pointer and extents (the same
+    The host side (kernels, launches) is removed: it is the host object's
+    (convert-tc-to-llvm{cuda} launches these kernels through
+    tic_rt_cuda_launch, with the same parameters). A captured ndarray is passed as its data pointer and extents (the same
     element-access lowering as the CPU's, NDArrayLowering.h). On the
     device, `random()` draws from a PCG32 stream per GPU thread seeded like
     the CPU's per-thread streams (a task that uses it takes a last `%seed:
-    i64` parameter), `print` is `gpu.printf` (vprintf) and `assert` and
-    bounds checks are `cf.assert` (`__assertfail`: the launch fails).
+    i64` parameter), `print` is `gpu.printf` (vprintf), and a failing
+    `assert` or bounds check claims the module's failure record
+    (`__tic_failure`, tic_rt_cuda_failure in rt.h), which the runtime reads
+    after the launch. `math.sqrt` / `math.rsqrt` become the correctly
+    rounded `llvm.sqrt` (and a division) rather than libdevice's, whose f32
+    versions are approximate, so that results match the CPU's.
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_80\"",
            "NVIDIA GPU architecture of the #nvvm.target (sm_70 ... sm_90)">
-  ];
+  ,
+    Option<"unroll", "unroll", "unsigned", /*default=*/"4",
+           "Grid-stride iterations per trip of small task bodies">,
+    Option<"ftz", "ftz", "bool", /*default=*/"false",
+           "Flush f32 denormals to zero (the NVVM target's ftz flag)"> ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::NVVM::NVVMDialect",
                            "::mlir::cf::ControlFlowDialect",

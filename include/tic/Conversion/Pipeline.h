@@ -24,6 +24,10 @@ struct CPULoweringOptions {
   /// tic-demote-bit-stores.
   bool bitStoreFusion = true;
   bool bitStoreDemotion = true;
+  /// The host side of a --target=cuda object (buildCPULoweringPipeline):
+  /// launches also on a device (convert-tc-to-llvm{cuda}), host code's field
+  /// accesses through tc.field_copy (tic-host-field-access).
+  bool cudaHost = false;
 };
 
 /// The target-neutral part of every pipeline: structured tc kernels with

@@ -25,6 +25,7 @@
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <optional>
 
@@ -88,20 +89,32 @@ void addTCRuntimeIllegalOps(mlir::ConversionTarget &target);
 void populateTCToLLVMFunctionPatterns(const mlir::LLVMTypeConverter &converter,
                                       mlir::RewritePatternSet &patterns,
                                       FunctionEnvs &envs);
+/// What the host side of a --target=cuda object knows of its device code.
+struct CUDALaunches {
+  /// The tasks whose kernels take a seed (they call random()).
+  llvm::StringSet<> usesRandom;
+  /// The tasks that check assertions or indices (their launches wait and
+  /// report the device's failure record).
+  llvm::StringSet<> checked;
+};
+
 /// The CPU, second stage: tc.launch -> a stack closure and
-/// tic_rt_parallel_for (a direct call when `serialize`).
+/// tic_rt_parallel_for (a direct call when `serialize`); with `cuda`, a
+/// tic_rt_cuda_launch instead when the context is on a device.
+/// tc.field_copy -> tic_rt_field_read / tic_rt_field_write.
 void populateTCToLLVMLaunchPatterns(const mlir::LLVMTypeConverter &converter,
                                     mlir::RewritePatternSet &patterns,
-                                    const FunctionEnvs &envs);
+                                    const FunctionEnvs &envs,
+                                    const CUDALaunches *cuda = nullptr);
 
 /// CUDA, the device side: tc.task -> gpu.func kernel in `gpuModule` (a
 /// grid-stride loop over the task's iterations; the root buffer, the
 /// captures, the number of iterations and, where random() is used, a seed
 /// are parameters); tc.kernel is erased (the host side is the CUDA
-/// runtime's).
+/// runtime's). Small bodies run `unroll` grid-stride iterations per trip.
 void populateTCToGPUPatterns(mlir::RewritePatternSet &patterns,
                              mlir::gpu::GPUModuleOp gpuModule,
-                             FunctionEnvs &envs);
+                             FunctionEnvs &envs, unsigned unroll = 4);
 
 } // namespace tic
 

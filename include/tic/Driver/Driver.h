@@ -37,12 +37,16 @@ namespace codegen {
 struct BackendOptions {
   /// mlir | mlir-lowered | llvm | asm | obj | header; with `cuda`: ptx
   std::string emit = "obj";
-  /// Device code for NVIDIA GPUs (--target=cuda): only --emit=ptx today.
+  /// --target=cuda / host,cuda: --emit=ptx gives the device code alone;
+  /// objects carry it (PTX) beside the host code, which launches on a GPU
+  /// when the context is on one.
   bool cuda = false;
   /// --cuda-arch (sm_70 ... sm_90).
   std::string cudaArch = "sm_80";
   /// --cuda-libdevice; empty: the one found at build time, if any.
   std::string cudaLibdevice;
+  /// --cuda-unroll: grid-stride iterations per trip of small loop bodies.
+  unsigned cudaUnroll = 4;
   unsigned optLevel = 3;
   /// CPU name: "" (portable default, x86-64-v2), "native", "x86-64-v3", ...
   std::string cpu;

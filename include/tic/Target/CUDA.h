@@ -32,6 +32,11 @@ struct CUDATargetOptions {
   std::string libdevice;
   /// NVPTX optimization level 0..3.
   unsigned optLevel = 2;
+  /// Flush f32 denormals to zero (tic --denormals=flush, the default, as
+  /// on the CPU): .ftz instructions and libdevice's FTZ variants.
+  bool ftz = false;
+  /// Grid-stride iterations per trip of small task bodies (convert-tc-to-gpu).
+  unsigned unroll = 4;
 };
 
 /// The chips --cuda-arch accepts.

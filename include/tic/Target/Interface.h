@@ -59,6 +59,10 @@ inline std::string deactivateKernelName(llvm::StringRef symbol) {
   return ("__tic_deactivate_" + symbol).str();
 }
 
+/// The global holding the module's PTX (NUL-terminated) in an object built
+/// with --target=cuda; tic_rt_module_desc::ptx points to it.
+constexpr const char *kCudaPTXSymbol = "__tic_cuda_ptx";
+
 /// Name of the module attribute holding the interface JSON.
 constexpr const char *kInterfaceAttrName = "tic.interface";
 /// Fields whose C read/write is one memcpy (tic-generate-field-accessors

@@ -221,13 +221,42 @@ struct ReturnLowering : OpConversionPattern<tc::ReturnOp> {
 
 /// tc.launch -> a stack closure (context and captures) and
 /// tic_rt_parallel_for over [0, total), or a direct call for `serialize`.
+/// With a CUDA device (`cuda` set): when the context is on one, a call of
+/// tic_rt_cuda_launch instead.
 struct LaunchLowering : OpConversionPattern<tc::LaunchOp> {
-  LaunchLowering(const LLVMTypeConverter &converter, const FunctionEnvs &envs)
+  LaunchLowering(const LLVMTypeConverter &converter, const FunctionEnvs &envs,
+                 const CUDALaunches *cuda)
       : OpConversionPattern(&converter.getContext()), converter(converter),
-        envs(envs), runtimeFuncs(nullptr) {}
+        envs(envs), cuda(cuda), runtimeFuncs(nullptr) {}
   const LLVMTypeConverter &converter;
   const FunctionEnvs &envs;
+  const CUDALaunches *cuda;
   mutable std::unique_ptr<RuntimeFunctions> runtimeFuncs;
+  mutable std::unique_ptr<GlobalStrings> strings;
+
+  RuntimeFunctions &rt(Operation *op) const {
+    if (!runtimeFuncs)
+      runtimeFuncs =
+          std::make_unique<RuntimeFunctions>(op->getParentOfType<ModuleOp>());
+    return *runtimeFuncs;
+  }
+
+  /// An alloca of `t` at the entry of the function holding `op`.
+  static Value entryAlloca(OpBuilder &b, Operation *op, Type t) {
+    OpBuilder::InsertionGuard g(b);
+    Operation *fn = op->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
+    b.setInsertionPointToStart(&fn->getRegion(0).front());
+    Location loc = op->getLoc();
+    Value one = LLVM::ConstantOp::create(b, loc, b.getI64Type(),
+                                         b.getI64IntegerAttr(1));
+    return LLVM::AllocaOp::create(
+        b, loc, LLVM::LLVMPointerType::get(b.getContext()), t, one, 8);
+  }
+
+  /// The launch on a CUDA device: the task's kernel in the module's PTX
+  /// (convert-tc-to-gpu: parameters root, captures, total[, seed]).
+  LogicalResult buildCUDALaunch(tc::LaunchOp launch, OpAdaptor adaptor,
+                                OpBuilder &b, Value context) const;
 
   LogicalResult
   matchAndRewrite(tc::LaunchOp launch, OpAdaptor adaptor,
@@ -244,6 +273,21 @@ struct LaunchLowering : OpConversionPattern<tc::LaunchOp> {
         closureType(converter, TypeRange(launch.getCaptures()), fields, launch);
     if (failed(closureTy))
       return failure();
+    if (cuda) {
+      // if (tic_rt_on_device(ctx)) <CUDA launch> else <CPU launch>
+      auto onDevice = rt(launch).get("tic_rt_on_device", i32, {ptrTy});
+      Value on = LLVM::CallOp::create(rewriter, loc, onDevice,
+                                      ValueRange{env->context})
+                     .getResult();
+      Value zero32 = arith::ConstantIntOp::create(rewriter, loc, i32, 0);
+      Value cond = arith::CmpIOp::create(rewriter, loc,
+                                         arith::CmpIPredicate::ne, on, zero32);
+      auto ifOp = scf::IfOp::create(rewriter, loc, cond, /*withElse=*/true);
+      rewriter.setInsertionPointToStart(ifOp.thenBlock());
+      if (failed(buildCUDALaunch(launch, adaptor, rewriter, env->context)))
+        return failure();
+      rewriter.setInsertionPointToStart(ifOp.elseBlock());
+    }
     Value clos;
     {
       OpBuilder::InsertionGuard g(rewriter);
@@ -293,17 +337,184 @@ struct LaunchLowering : OpConversionPattern<tc::LaunchOp> {
           arith::ConstantIntOp::create(rewriter, loc, i64, g ? int64_t(*g) : 0);
       Value fnPtr =
           LLVM::AddressOfOp::create(rewriter, loc, ptrTy, launch.getTask());
-      if (!runtimeFuncs)
-        runtimeFuncs = std::make_unique<RuntimeFunctions>(
-            launch->getParentOfType<ModuleOp>());
-      auto rt =
-          runtimeFuncs->get("tic_rt_parallel_for", LLVM::LLVMVoidType::get(ctx),
-                            {ptrTy, i64, i64, i64, ptrTy, ptrTy});
+      auto pf =
+          rt(launch).get("tic_rt_parallel_for", LLVM::LLVMVoidType::get(ctx),
+                         {ptrTy, i64, i64, i64, ptrTy, ptrTy});
       LLVM::CallOp::create(
-          rewriter, loc, rt,
+          rewriter, loc, pf,
           ValueRange{env->context, zero, total, grain, fnPtr, clos});
     }
     rewriter.eraseOp(launch);
+    return success();
+  }
+};
+
+LogicalResult LaunchLowering::buildCUDALaunch(tc::LaunchOp launch,
+                                              OpAdaptor adaptor, OpBuilder &b,
+                                              Value context) const {
+  Location loc = launch.getLoc();
+  MLIRContext *ctx = getContext();
+  auto module = launch->getParentOfType<ModuleOp>();
+  Type ptrTy = LLVM::LLVMPointerType::get(ctx);
+  Type i64 = b.getI64Type(), i32 = b.getI32Type();
+  auto cst64 = [&](int64_t v) {
+    return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v))
+        .getResult();
+  };
+  // One slot per kernel parameter, in convert-tc-to-gpu's order.
+  SmallVector<Value> slots;
+  auto param = [&](Value v) {
+    Value slot = entryAlloca(b, launch, v.getType());
+    LLVM::StoreOp::create(b, loc, v, slot);
+    slots.push_back(slot);
+    return slot;
+  };
+  // Host memory the kernel reads or writes: (host pointer, bytes, slot).
+  SmallVector<std::tuple<Value, Value, Value>> stages;
+  auto rootFn = rt(launch).get("tic_rt_root", ptrTy, {ptrTy});
+  param(LLVM::CallOp::create(b, loc, rootFn, ValueRange{context}).getResult());
+  auto bytesOf = [&](Type t) -> int64_t {
+    return (int64_t(t.getIntOrFloatBitWidth()) + 7) / 8;
+  };
+  for (auto [orig, v] :
+       llvm::zip_equal(launch.getCaptures(), adaptor.getCaptures())) {
+    Type t = orig.getType();
+    if (auto nd = dyn_cast<tc::NDArrayType>(t)) {
+      std::optional<NDArrayParts> parts = getNDArrayParts(v);
+      if (!parts)
+        return launch.emitOpError(
+            "captures an ndarray that is not a kernel parameter");
+      Value bytes = cst64(bytesOf(nd.getElementType()));
+      for (Value e : parts->extents)
+        bytes = LLVM::MulOp::create(b, loc, bytes, e);
+      Value slot = param(parts->data);
+      stages.push_back({parts->data, bytes, slot});
+      for (Value e : parts->extents)
+        param(e);
+      continue;
+    }
+    if (auto mt = dyn_cast<MemRefType>(t)) {
+      // A kernel-scope variable (a reduction's accumulator, a local the
+      // loop reads): its bare pointer, staged.
+      if (!mt.hasStaticShape() || !mt.getLayout().isIdentity() ||
+          !mt.getElementType().isIntOrFloat())
+        return launch.emitOpError("captures a ")
+               << t << ", which is not supported with --target=cuda yet";
+      Type descTy = converter.convertType(t);
+      Value desc =
+          UnrealizedConversionCastOp::create(b, loc, descTy, v).getResult(0);
+      Value aligned = LLVM::ExtractValueOp::create(b, loc, desc, 1);
+      Value slot = param(aligned);
+      stages.push_back(
+          {aligned, cst64(mt.getNumElements() * bytesOf(mt.getElementType())),
+           slot});
+      continue;
+    }
+    if (isa<snode::PtrType>(t)) {
+      param(UnrealizedConversionCastOp::create(b, loc, ptrTy, v).getResult(0));
+      continue;
+    }
+    if (!t.isIntOrFloat())
+      return launch.emitOpError("captures a value of type ")
+             << t << ", which is not supported with --target=cuda yet";
+    param(v);
+  }
+  param(adaptor.getTotal());
+  bool random = cuda->usesRandom.contains(launch.getTask());
+  if (random)
+    param(cst64(0)); // tic_rt_cuda_launch stores the seed
+  // void *params[] = {&slot0, &slot1, ...}
+  auto paramsTy = LLVM::LLVMArrayType::get(ptrTy, slots.size());
+  Value params = entryAlloca(b, launch, paramsTy);
+  for (auto [i, slot] : llvm::enumerate(slots)) {
+    Value p = LLVM::GEPOp::create(b, loc, ptrTy, paramsTy, params,
+                                  ArrayRef<LLVM::GEPArg>{0, int32_t(i)});
+    LLVM::StoreOp::create(b, loc, slot, p);
+  }
+  Value stageArr = LLVM::ZeroOp::create(b, loc, ptrTy);
+  if (!stages.empty()) {
+    auto stageTy = abi::cudaStageType(ctx);
+    auto arrTy = LLVM::LLVMArrayType::get(stageTy, stages.size());
+    stageArr = entryAlloca(b, launch, arrTy);
+    for (auto [i, st] : llvm::enumerate(stages)) {
+      auto [host, bytes, slot] = st;
+      Value members[] = {host, bytes, slot};
+      for (auto [k, v] : llvm::enumerate(members)) {
+        Value p = LLVM::GEPOp::create(
+            b, loc, ptrTy, arrTy, stageArr,
+            ArrayRef<LLVM::GEPArg>{0, int32_t(i), int32_t(k)});
+        LLVM::StoreOp::create(b, loc, v, p);
+      }
+    }
+  }
+  // static const tic_rt_cuda_kernel desc = {"k__parN", flags, block_dim};
+  std::string descName = ("__tic_cuda_kernel_" + launch.getTask()).str();
+  if (!module.lookupSymbol(descName)) {
+    if (!strings)
+      strings = std::make_unique<GlobalStrings>(module, "__tic_cuda_name_");
+    auto kTy = abi::cudaKernelType(ctx);
+    auto gb = OpBuilder::atBlockBegin(module.getBody());
+    auto g = LLVM::GlobalOp::create(gb, loc, kTy, /*isConstant=*/true,
+                                    LLVM::Linkage::Internal, descName,
+                                    Attribute(), 8);
+    Block *init = new Block();
+    g.getInitializerRegion().push_back(init);
+    OpBuilder ib = OpBuilder::atBlockEnd(init);
+    Value d = LLVM::UndefOp::create(ib, loc, kTy);
+    d = LLVM::InsertValueOp::create(ib, loc, d,
+                                    strings->get(ib, loc, launch.getTask()),
+                                    ArrayRef<int64_t>{0});
+    auto c32 = [&](int64_t v) {
+      return LLVM::ConstantOp::create(ib, loc, i32, ib.getI32IntegerAttr(v));
+    };
+    int32_t flags =
+        (random ? TIC_RT_CUDA_RANDOM : 0) |
+        (launch.getSerialize() ? TIC_RT_CUDA_SERIAL : 0) |
+        (cuda->checked.contains(launch.getTask()) ? TIC_RT_CUDA_CHECKED : 0);
+    d = LLVM::InsertValueOp::create(ib, loc, d, c32(flags),
+                                    ArrayRef<int64_t>{1});
+    std::optional<uint32_t> blockDim = launch.getBlockDim();
+    d = LLVM::InsertValueOp::create(ib, loc, d, c32(blockDim ? *blockDim : 0),
+                                    ArrayRef<int64_t>{2});
+    LLVM::ReturnOp::create(ib, loc, d);
+  }
+  Value desc = LLVM::AddressOfOp::create(b, loc, ptrTy, descName);
+  auto launchFn =
+      rt(launch).get("tic_rt_cuda_launch", LLVM::LLVMVoidType::get(ctx),
+                     {ptrTy, ptrTy, ptrTy, i32, i64, ptrTy, i32});
+  Value n =
+      LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(slots.size()));
+  Value m =
+      LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(stages.size()));
+  LLVM::CallOp::create(
+      b, loc, launchFn,
+      ValueRange{context, desc, params, n, adaptor.getTotal(), stageArr, m});
+  return success();
+}
+
+/// tc.field_copy -> tic_rt_field_read / tic_rt_field_write.
+struct FieldCopyLowering : OpConversionPattern<tc::FieldCopyOp> {
+  FieldCopyLowering(MLIRContext *ctx, const FunctionEnvs &envs)
+      : OpConversionPattern(ctx), envs(envs) {}
+  const FunctionEnvs &envs;
+  LogicalResult
+  matchAndRewrite(tc::FieldCopyOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const FunctionEnv *env = envs.lookup(op);
+    if (!env || !env->context)
+      return op.emitOpError("is not inside a lowered kernel");
+    MLIRContext *ctx = getContext();
+    Type ptrTy = LLVM::LLVMPointerType::get(ctx);
+    Type i64 = rewriter.getI64Type();
+    auto fn = declareRuntimeFunc(
+        op->getParentOfType<ModuleOp>(),
+        op.getToField() ? "tic_rt_field_write" : "tic_rt_field_read",
+        LLVM::LLVMVoidType::get(ctx), {ptrTy, ptrTy, ptrTy, i64});
+    Value bytes =
+        LLVM::ConstantOp::create(rewriter, op.getLoc(), i64, op.getBytesAttr());
+    rewriter.replaceOpWithNewOp<LLVM::CallOp>(
+        op, fn,
+        ValueRange{env->context, adaptor.getDst(), adaptor.getSrc(), bytes});
     return success();
   }
 };
@@ -356,6 +567,20 @@ void ConvertTCToLLVMPass::runOnOperation() {
   for (Operation &op : module.getBody()->getOperations())
     if (isa<tc::KernelOp, tc::TaskOp>(op))
       hoistAllocas(op.getRegion(0));
+  // What the launches on a device need to know of their kernels.
+  CUDALaunches cudaLaunches;
+  if (cuda)
+    for (auto task : module.getOps<tc::TaskOp>()) {
+      bool random = false, checked = false;
+      task.walk([&](Operation *op) {
+        random |= isa<tc::RandomOp>(op);
+        checked |= isa<tc::AssertOp, tc::BoundsCheckOp>(op);
+      });
+      if (random)
+        cudaLaunches.usesRandom.insert(task.getSymName());
+      if (checked)
+        cudaLaunches.checked.insert(task.getSymName());
+    }
 
   LLVMTypeConverter converter(ctx);
   converter.addConversion([ctx](snode::PtrType) -> Type {
@@ -375,10 +600,11 @@ void ConvertTCToLLVMPass::runOnOperation() {
   {
     ConversionTarget target(*ctx);
     addTCRuntimeIllegalOps(target);
-    target.addIllegalOp<tc::LaunchOp>();
+    target.addIllegalOp<tc::LaunchOp, tc::FieldCopyOp>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     RewritePatternSet patterns(ctx);
-    populateTCToLLVMLaunchPatterns(converter, patterns, envs);
+    populateTCToLLVMLaunchPatterns(converter, patterns, envs,
+                                   cuda ? &cudaLaunches : nullptr);
     populateTCRuntimeToLLVMPatterns(patterns, *cpu, envs, layout);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
@@ -411,6 +637,8 @@ void tic::populateTCToLLVMFunctionPatterns(const LLVMTypeConverter &converter,
 
 void tic::populateTCToLLVMLaunchPatterns(const LLVMTypeConverter &converter,
                                          RewritePatternSet &patterns,
-                                         const FunctionEnvs &envs) {
-  patterns.add<LaunchLowering>(converter, envs);
+                                         const FunctionEnvs &envs,
+                                         const CUDALaunches *cuda) {
+  patterns.add<LaunchLowering>(converter, envs, cuda);
+  patterns.add<FieldCopyLowering>(patterns.getContext(), envs);
 }

@@ -487,6 +487,14 @@ LogicalResult PrintOp::verify() {
   return success();
 }
 
+LogicalResult FieldCopyOp::verify() {
+  if (getBytes() <= 0)
+    return emitOpError("copies ") << getBytes() << " bytes; expected > 0";
+  if (!(*this)->getParentOfType<KernelOp>())
+    return emitOpError("is host code: it must be inside a tc.kernel");
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "tic/Dialect/TC/TCOps.cpp.inc"
 

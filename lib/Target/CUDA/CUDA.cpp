@@ -75,10 +75,15 @@ void tic::buildCUDALoweringPipeline(OpPassManager &pm,
   pm.addPass(createLowerBits()); // what the quantized places left
   ConvertTCToGPUOptions toGPU;
   toGPU.chip = options.chip;
+  toGPU.ftz = options.ftz;
+  toGPU.unroll = options.unroll;
   pm.addPass(createConvertTCToGPU(toGPU));
   pm.addPass(createSCFToControlFlowPass());
   ConvertGpuOpsToNVVMOpsOptions nvvm;
   nvvm.indexBitwidth = 64;
+  // A captured memref (a kernel-scope variable) is one pointer parameter,
+  // as the host side passes it (convert-tc-to-llvm{cuda}).
+  nvvm.useBarePtrCallConv = true;
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(nvvm));
   pm.addPass(createReconcileUnrealizedCastsPass());
   if (front.cleanup)

@@ -2,17 +2,21 @@
 //
 // On the device: random() is a PCG32 stream per GPU thread, seeded as the
 // CPU seeds its worker threads (runtime/src/Random.cpp) from the launch's
-// seed and the global thread index; print is gpu.printf (vprintf); assert and
-// bounds checks are cf.assert (__assertfail: the launch fails); the root
-// buffer is a kernel parameter.
+// seed and the global thread index; print is gpu.printf (vprintf); a failing
+// assert or bounds check claims the module's failure record (__tic_failure,
+// tic_rt_cuda_failure in rt.h), which the runtime reads after the launch and
+// reports as the CPU would; the root buffer is a kernel parameter.
 //
 //===----------------------------------------------------------------------===//
 #include "tic/Target/TargetInfo.h"
+#include "tic/rt.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace tic;
@@ -161,19 +165,110 @@ public:
 
   void assertTrue(OpBuilder &b, Location loc, Value cond, StringRef message,
                   const FunctionEnv &) const override {
-    cf::AssertOp::create(b, loc, cond, message);
+    Value t = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+    auto ifOp = scf::IfOp::create(
+        b, loc, arith::XOrIOp::create(b, loc, cond, t), /*withElse=*/false);
+    OpBuilder tb = ifOp.getThenBodyBuilder();
+    Value zero = arith::ConstantIntOp::create(tb, loc, tb.getI64Type(), 0);
+    claimFailure(tb, loc, TC_ERR_ASSERTION, message, 0, zero, zero);
   }
 
   void checkIndex(OpBuilder &b, Location loc, Value index, Value extent,
                   StringRef field, unsigned axis,
                   const FunctionEnv &) const override {
-    Value ok =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, index, extent);
-    cf::AssertOp::create(
-        b, loc, ok,
-        ("index out of range for field '" + field + "' on axis " + Twine(axis))
-            .str());
+    Value bad =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, index, extent);
+    auto ifOp = scf::IfOp::create(b, loc, bad, /*withElse=*/false);
+    OpBuilder tb = ifOp.getThenBodyBuilder();
+    Type i64 = tb.getI64Type();
+    claimFailure(tb, loc, TC_ERR_OUT_OF_BOUNDS, field, axis,
+                 arith::ExtSIOp::create(tb, loc, i64, index),
+                 arith::ExtSIOp::create(tb, loc, i64, extent));
   }
+
+private:
+  /// The first failure of a launch claims the module's record: status
+  /// 0 -> `status` (one compare-and-swap), then the rest of
+  /// tic_rt_cuda_failure: axis, index, extent, the text (the assertion's
+  /// message or the field's name) and "file:line:col", as device addresses
+  /// and lengths.
+  void claimFailure(OpBuilder &b, Location loc, int32_t status, StringRef text,
+                    unsigned axis, Value index, Value extent) const {
+    MLIRContext *ctx = b.getContext();
+    auto gm = b.getInsertionBlock()
+                  ->getParentOp()
+                  ->getParentOfType<gpu::GPUModuleOp>();
+    Type i32 = b.getI32Type(), i64 = b.getI64Type();
+    Type ptrTy = LLVM::LLVMPointerType::get(ctx);
+    auto recTy = LLVM::LLVMStructType::getLiteral(
+        ctx, {i32, i32, i64, i64, i64, i64, i32, i32});
+    constexpr llvm::StringLiteral kRecord = "__tic_failure";
+    if (!gm.lookupSymbol(kRecord)) {
+      OpBuilder mb = OpBuilder::atBlockBegin(gm.getBody());
+      auto g = LLVM::GlobalOp::create(mb, loc, recTy, /*isConstant=*/false,
+                                      LLVM::Linkage::External, kRecord,
+                                      Attribute(), /*alignment=*/8);
+      Block *init = new Block();
+      g.getInitializerRegion().push_back(init);
+      OpBuilder ib = OpBuilder::atBlockEnd(init);
+      LLVM::ReturnOp::create(ib, loc,
+                             LLVM::ZeroOp::create(ib, loc, recTy).getResult());
+    }
+    std::string where;
+    if (auto fl = dyn_cast<FileLineColLoc>(loc))
+      where = (fl.getFilename().getValue() + ":" + Twine(fl.getLine()) + ":" +
+               Twine(fl.getColumn()))
+                  .str();
+    Value rec = LLVM::AddressOfOp::create(b, loc, ptrTy, kRecord);
+    auto field = [&](int32_t i) {
+      return LLVM::GEPOp::create(b, loc, ptrTy, recTy, rec,
+                                 ArrayRef<LLVM::GEPArg>{0, i});
+    };
+    auto c32 = [&](int64_t v) {
+      return LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(v));
+    };
+    auto pair = LLVM::AtomicCmpXchgOp::create(
+        b, loc, field(0), c32(0), c32(status), LLVM::AtomicOrdering::monotonic,
+        LLVM::AtomicOrdering::monotonic);
+    Value old = LLVM::ExtractValueOp::create(b, loc, pair, 0);
+    Value won =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, old, c32(0));
+    auto ifOp = scf::IfOp::create(b, loc, won, /*withElse=*/false);
+    OpBuilder tb = ifOp.getThenBodyBuilder();
+    auto str = [&](StringRef s) -> Value {
+      if (s.empty())
+        return arith::ConstantIntOp::create(tb, loc, i64, 0);
+      std::string &name = strings[s];
+      if (name.empty()) {
+        name = "__tic_failure_text_" + std::to_string(strings.size() - 1);
+        OpBuilder mb = OpBuilder::atBlockBegin(gm.getBody());
+        auto ty = LLVM::LLVMArrayType::get(mb.getI8Type(), s.size());
+        LLVM::GlobalOp::create(mb, loc, ty, /*isConstant=*/true,
+                               LLVM::Linkage::Internal, name,
+                               mb.getStringAttr(s), /*alignment=*/1);
+      }
+      Value p = LLVM::AddressOfOp::create(tb, loc, ptrTy, name);
+      return LLVM::PtrToIntOp::create(tb, loc, i64, p);
+    };
+    auto store = [&](Value v, int32_t i) {
+      LLVM::StoreOp::create(tb, loc, v,
+                            LLVM::GEPOp::create(tb, loc, ptrTy, recTy, rec,
+                                                ArrayRef<LLVM::GEPArg>{0, i}));
+    };
+    auto t32 = [&](int64_t v) {
+      return LLVM::ConstantOp::create(tb, loc, i32, tb.getI32IntegerAttr(v));
+    };
+    store(t32(axis), 1);
+    store(index, 2);
+    store(extent, 3);
+    store(str(text), 4);
+    store(str(where), 5);
+    store(t32(text.size()), 6);
+    store(t32(where.size()), 7);
+  }
+
+  // The failure texts already in the gpu.module, by text.
+  mutable llvm::StringMap<std::string> strings;
 };
 
 } // namespace

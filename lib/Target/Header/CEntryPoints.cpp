@@ -287,6 +287,13 @@ void Generator::genContext() {
             ? null(ib)
             : Value(LLVM::AddressOfOp::create(ib, loc, ptrTy, poolsSym)),
         8);
+    // The device code of --target=cuda (the driver adds it before this).
+    bool hasPTX =
+        module.lookupSymbol<LLVM::GlobalOp>(kCudaPTXSymbol) != nullptr;
+    put(hasPTX
+            ? Value(LLVM::AddressOfOp::create(ib, loc, ptrTy, kCudaPTXSymbol))
+            : null(ib),
+        9);
     LLVM::ReturnOp::create(ib, loc, d);
   }
 
@@ -636,10 +643,22 @@ void Generator::genField(const FieldDesc &f) {
                                   LLVM::GEPNoWrapFlags::inbounds);
           Value bytes = cst(b, i64, span[1]);
           bool read = std::string(what) == "read";
-          LLVM::MemcpyOp::create(b, loc, read ? data : field,
-                                 read ? field : data, bytes,
-                                 /*isVolatile=*/false);
-          LLVM::ReturnOp::create(b, loc, cst(b, i32, kOk));
+          bool device = module.lookupSymbol<LLVM::GlobalOp>(kCudaPTXSymbol);
+          if (device) {
+            // The root buffer may be device memory.
+            auto copy = runtimeFunc(
+                read ? "tic_rt_field_read" : "tic_rt_field_write",
+                LLVM::LLVMVoidType::get(ctx), {ptrTy, ptrTy, ptrTy, i64});
+            LLVM::CallOp::create(
+                b, loc, copy,
+                ValueRange{c, read ? data : field, read ? field : data, bytes});
+          } else {
+            LLVM::MemcpyOp::create(b, loc, read ? data : field,
+                                   read ? field : data, bytes,
+                                   /*isVolatile=*/false);
+          }
+          LLVM::ReturnOp::create(b, loc,
+                                 device ? takeStatus(b, c) : cst(b, i32, kOk));
           continue;
         }
       auto k = kernelFunc(ifaceutil::accessorName(what, f), false);
@@ -718,11 +737,15 @@ void Generator::genField(const FieldDesc &f) {
 void Generator::genMisc() {
   const std::string &M = m.name;
   OpBuilder b(ctx);
-  // sync: the CPU runs kernels synchronously.
+  // sync: waits for a device's launches (the CPU runs them synchronously).
   {
     auto fn = newFunction(M + "_sync", i32, {ptrTy}, b);
     checkCtx(b, fn.getArgument(0), M + "_sync");
-    LLVM::ReturnOp::create(b, loc, cst(b, i32, kOk));
+    auto rt = runtimeFunc("tic_rt_sync", i32, {ptrTy});
+    LLVM::ReturnOp::create(
+        b, loc,
+        LLVM::CallOp::create(b, loc, rt, ValueRange{fn.getArgument(0)})
+            .getResult());
   }
   // deactivate_all
   {

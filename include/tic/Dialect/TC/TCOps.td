@@ -17,6 +17,7 @@ include "mlir/IR/OpAsmInterface.td"
 include "tic/Dialect/TC/TCDialect.td"
 include "tic/Dialect/TC/TCTypes.td"
 include "tic/Dialect/TC/TCAttrs.td"
+include "mlir/Dialect/LLVMIR/LLVMOpBase.td"
 
 def TC_Scalar : AnyTypeOf<[AnySignlessInteger, AnyFloat]>;
 def TC_Index : I<32>;
@@ -382,6 +383,27 @@ def TC_BoundsCheckOp : TC_Op<"bounds_check"> {
   }];
   let arguments = (ins I32:$index, I32:$extent, StrAttr:$field, I32Attr:$axis);
   let assemblyFormat = "$index `,` $extent `,` $field `,` $axis attr-dict";
+}
+
+def TC_FieldCopyOp : TC_Op<"field_copy", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "copies bytes between host memory and field memory in host code";
+  let description = [{
+    `tc.field_copy %dst, %src, 4 : !llvm.ptr, !llvm.ptr` copies 4 bytes from field memory (an
+    address derived from `snode.root_ptr`) at `%src` to host memory at
+    `%dst`; with `to_field`, from host memory at `%src` to field memory at
+    `%dst`. Made by `tic-host-field-access` for the code of a kernel that
+    runs on the host (outside its parallel loops) when the root buffer may
+    be device memory (`--target=cuda`); lowered to `tic_rt_field_read` /
+    `tic_rt_field_write`, which copy from or to the device after the
+    launches in flight, or memcpy on the CPU.
+  }];
+  let arguments = (ins LLVM_AnyPointer:$dst, LLVM_AnyPointer:$src,
+                       I64Attr:$bytes, UnitAttr:$to_field);
+  let assemblyFormat = [{
+    $dst `,` $src `,` $bytes (`to_field` $to_field^)? attr-dict `:`
+    qualified(type($dst)) `,` qualified(type($src))
+  }];
+  let hasVerifier = 1;
 }
 
 #endif // TIC_DIALECT_TC_TCOPS_TD

@@ -1,0 +1,157 @@
+//===- HostFieldAccess.cpp - tic-host-field-access ------------------------===//
+//
+// With --target=cuda the root buffer of a context on a GPU is device
+// memory, which the code of a kernel that runs on the host (what is outside
+// its parallel loops, and the C interface's get/set kernels) cannot
+// dereference. This pass finds the memory operations of that code whose
+// address derives from snode.root_ptr and routes them through a host
+// temporary and tc.field_copy (lowered to tic_rt_field_read/write: a copy
+// from or to the device after the launches in flight, or a memcpy on a CPU
+// context). Host code is a single thread and runs between launches, so an
+// atomic can run on the temporary between the two copies.
+//
+//===----------------------------------------------------------------------===//
+#include "tic/Conversion/Passes.h"
+#include "tic/Dialect/SNode/SNodeDialect.h"
+#include "tic/Dialect/TC/TCDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace tic {
+#define GEN_PASS_DEF_HOSTFIELDACCESS
+#include "tic/Conversion/Passes.h.inc"
+} // namespace tic
+
+using namespace mlir;
+using namespace tic;
+
+namespace {
+
+/// Bytes of a value of LLVM-compatible type `t` in memory.
+int64_t storeSize(Operation *op, Type t) {
+  DataLayout dl = DataLayout::closest(op);
+  return int64_t(dl.getTypeSize(t).getFixedValue());
+}
+
+struct HostFieldAccessPass
+    : tic::impl::HostFieldAccessBase<HostFieldAccessPass> {
+  using Base::Base;
+
+  /// The addresses derived from the kernel's root pointers, and the memory
+  /// operations on them; false after an error on an unsupported use.
+  bool collect(tc::KernelOp kernel, llvm::SetVector<Operation *> &accesses) {
+    SmallVector<Value> work;
+    llvm::SmallPtrSet<Value, 32> seen;
+    auto track = [&](Value v) {
+      if (seen.insert(v).second)
+        work.push_back(v);
+    };
+    kernel.walk([&](snode::RootPtrOp r) { track(r.getResult()); });
+    bool ok = true;
+    while (!work.empty() && ok) {
+      Value v = work.pop_back_val();
+      for (OpOperand &use : v.getUses()) {
+        Operation *user = use.getOwner();
+        unsigned n = use.getOperandNumber();
+        if (isa<UnrealizedConversionCastOp, LLVM::GEPOp>(user) && n == 0) {
+          for (Value r : user->getResults())
+            track(r);
+        } else if (isa<LLVM::SelectOp, arith::SelectOp>(user) && n > 0) {
+          track(user->getResult(0));
+        } else if (isa<scf::YieldOp>(user)) {
+          Operation *parent = user->getParentOp();
+          if (isa<scf::IfOp, scf::ForOp>(parent))
+            track(parent->getResult(n));
+          if (auto f = dyn_cast<scf::ForOp>(parent))
+            track(f.getRegionIterArgs()[n]);
+          if (!isa<scf::IfOp, scf::ForOp>(parent))
+            ok = false;
+        } else if (auto f = dyn_cast<scf::ForOp>(user)) {
+          if (n < 3) {
+            ok = false;
+          } else {
+            track(f.getRegionIterArgs()[n - 3]);
+            track(f.getResult(n - 3));
+          }
+        } else if (isa<LLVM::LoadOp>(user) ||
+                   (isa<LLVM::StoreOp>(user) && n == 1) ||
+                   (isa<LLVM::AtomicRMWOp, LLVM::AtomicCmpXchgOp>(user) &&
+                    n == 0)) {
+          accesses.insert(user);
+        } else if (isa<tc::LaunchOp>(user) ||
+                   isa<snode::SNodeDialect>(user->getDialect())) {
+          // A launch passes the device address on; snode ops (still to be
+          // lowered) keep it an address.
+        } else {
+          ok = false;
+        }
+        if (!ok)
+          user->emitError("'")
+              << user->getName()
+              << "' on a field address in host code (outside parallel "
+                 "loops) is not supported with --target=cuda yet";
+      }
+    }
+    return ok;
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    Type ptrTy = LLVM::LLVMPointerType::get(ctx);
+    for (auto kernel : module.getOps<tc::KernelOp>()) {
+      llvm::SetVector<Operation *> accesses;
+      if (!collect(kernel, accesses))
+        return signalPassFailure();
+      if (accesses.empty())
+        continue;
+      Block &entry = kernel.getBody().front();
+      auto temp = [&](OpBuilder &b, Location loc, Type t) {
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(&entry);
+        Value one = LLVM::ConstantOp::create(b, loc, b.getI64Type(),
+                                             b.getI64IntegerAttr(1));
+        return LLVM::AllocaOp::create(b, loc, ptrTy, t, one).getResult();
+      };
+      for (Operation *op : accesses) {
+        OpBuilder b(op);
+        Location loc = op->getLoc();
+        auto copy = [&](Value dst, Value src, Type t, bool toField) {
+          tc::FieldCopyOp::create(b, loc, dst, src,
+                                  b.getI64IntegerAttr(storeSize(op, t)),
+                                  toField ? b.getUnitAttr() : UnitAttr());
+        };
+        if (auto load = dyn_cast<LLVM::LoadOp>(op)) {
+          Value tmp = temp(b, loc, load.getType());
+          copy(tmp, load.getAddr(), load.getType(), false);
+          load.getAddrMutable().assign(tmp);
+        } else if (auto store = dyn_cast<LLVM::StoreOp>(op)) {
+          Type t = store.getValue().getType();
+          Value field = store.getAddr();
+          Value tmp = temp(b, loc, t);
+          store.getAddrMutable().assign(tmp);
+          b.setInsertionPointAfter(store);
+          copy(field, tmp, t, true);
+        } else {
+          // atomicrmw / cmpxchg: read, the same operation on the temporary,
+          // write back.
+          Type t = isa<LLVM::AtomicRMWOp>(op)
+                       ? cast<LLVM::AtomicRMWOp>(op).getVal().getType()
+                       : cast<LLVM::AtomicCmpXchgOp>(op).getVal().getType();
+          Value field = op->getOperand(0);
+          Value tmp = temp(b, loc, t);
+          copy(tmp, field, t, false);
+          op->setOperand(0, tmp);
+          b.setInsertionPointAfter(op);
+          copy(field, tmp, t, true);
+        }
+      }
+    }
+  }
+};
+
+} // namespace
