@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# scripts/gpu-check.sh - the integration suite and the GPU benchmarks on an
+# NVIDIA GPU (issue 13, docs/cuda.md). Two steps, because the machine with
+# the GPU need not have the compiler's toolchain:
+#
+#   scripts/gpu-check.sh prepare [DIR]   # here: build, run on the CPU, bundle
+#   scripts/gpu-check.sh run [DIR]       # on the GPU machine: run the bundle
+#
+# prepare configures build-cuda/ with every integration test's module
+# compiled by `tic --target=host,cuda` (TIC_IT_TIC_ARGS), runs the suite on
+# the CPU (the same objects: their CPU launches), and copies each test's
+# executable (static, libc only) and the GPU benchmarks (bench/gpu/) into
+# DIR (default .gpu-bundle, git-ignored). A test whose module uses what
+# --target=cuda does not support yet is listed as skipped with tic's reason.
+#
+# run executes every bundled test with TIC_ARCH=cuda (their contexts on the
+# GPU: a test passes as on the CPU, by its own comparison with a C
+# reference), then the benchmarks, and prints a summary; it exits 1 when a
+# test failed. Without a GPU each test fails at context creation
+# (TC_ERR_NO_DEVICE), so run says so first and stops.
+set -euo pipefail
+
+mode=${1:-}
+root=$(cd "$(dirname "$0")/.." && pwd)
+dir=${2:-$root/.gpu-bundle}
+
+case "$mode" in
+prepare)
+  build=${TIC_CUDA_BUILD_DIR:-$root/build-cuda}
+  jobs=$(nproc 2>/dev/null || echo 2)
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    "-DTIC_IT_TIC_ARGS=--target=host,cuda" >/dev/null
+  ninja -C "$build" >/dev/null
+  ninja -C "$build" bench_gpu >/dev/null
+  ctest --test-dir "$build" -L integration -j "$jobs" \
+    --output-on-failure >"$build/gpu-prepare.log" 2>&1 || true
+  rm -rf "$dir"
+  mkdir -p "$dir/tests" "$dir/bench"
+  : >"$dir/skipped.txt"
+  ok=0
+  for d in "$build"/integration_test/*/; do
+    name=$(basename "$d")
+    [ "$name" = package ] && continue
+    if [ -x "$d/$name" ]; then
+      cp "$d/$name" "$dir/tests/"
+      ok=$((ok + 1))
+    fi
+  done
+  # Tests whose module tic rejected for CUDA: the reason, from the log.
+  grep -o "error: .*not supported with --target=cuda yet[^\"]*" \
+    "$build/gpu-prepare.log" | sort | uniq -c >"$dir/skipped.txt" || true
+  cp "$build"/bench/gpu/gpu_* "$dir/bench/"
+  cp "$0" "$dir/gpu-check.sh"
+  echo "gpu-check prepare: $ok test executables and $(ls "$dir/bench" | wc -l)" \
+    "benchmarks in $dir"
+  echo "CPU run of the same objects:"
+  grep -E "tests passed|The following tests FAILED" -A20 "$build/gpu-prepare.log" |
+    grep -E "tests passed|integration\." || true
+  echo "modules --target=cuda rejects (their tests are not bundled):"
+  cat "$dir/skipped.txt"
+  ;;
+run)
+  if [ ! -d "$dir/tests" ]; then
+    echo "gpu-check run: no bundle in $dir (run 'gpu-check.sh prepare' first)"
+    exit 2
+  fi
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader ||
+    echo "nvidia-smi failed"
+  work=$(mktemp -d)
+  pass=0
+  fail=0
+  skip=0
+  failed=""
+  for t in "$dir"/tests/*; do
+    name=$(basename "$t")
+    mkdir -p "$work/$name"
+    start=$(date +%s%N)
+    rc=0
+    (cd "$work/$name" && TIC_ARCH=cuda timeout 300 "$t") \
+      >"$work/$name.log" 2>&1 || rc=$?
+    if [ "$rc" -eq 0 ]; then
+      pass=$((pass + 1))
+      ms=$((($(date +%s%N) - start) / 1000000))
+      printf '%-36s PASS %6d ms\n' "$name" "$ms"
+    elif [ "$rc" -eq 77 ]; then
+      # The test says it does not apply on a GPU (and why).
+      skip=$((skip + 1))
+      printf '%-36s SKIP %s\n' "$name" "$(grep -m1 SKIP "$work/$name.log")"
+    else
+      fail=$((fail + 1))
+      failed="$failed $name"
+      printf '%-36s FAIL\n' "$name"
+      tail -n 15 "$work/$name.log" | sed 's/^/    /'
+    fi
+  done
+  echo
+  echo "== GPU benchmarks"
+  for b in "$dir"/bench/*; do
+    "$b" || echo "$(basename "$b") FAILED"
+  done
+  echo
+  echo "== gpu-check: $pass passed, $fail failed, $skip skipped on the GPU${failed:+ (}${failed# }${failed:+)}"
+  echo "   skipped (not supported with --target=cuda yet):"
+  sed 's/^/   /' "$dir/skipped.txt"
+  [ "$fail" -eq 0 ]
+  ;;
+*)
+  sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
+  exit 2
+  ;;
+esac
