@@ -5,6 +5,7 @@
 #
 #   scripts/gpu-check.sh prepare [DIR]   # here: build, run on the CPU, bundle
 #   scripts/gpu-check.sh run [DIR]       # on the GPU machine: run the bundle
+#   scripts/gpu-check.sh bench [DIR]     # there: the benchmarks alone
 #
 # prepare configures build-cuda/ with every integration test's module
 # compiled by `tic --target=host,cuda` (TIC_IT_TIC_ARGS), runs the suite on
@@ -17,7 +18,8 @@
 # GPU: a test passes as on the CPU, by its own comparison with a C
 # reference), then the benchmarks, and prints a summary; it exits 1 when a
 # test failed. Without a GPU each test fails at context creation
-# (TC_ERR_NO_DEVICE), so run says so first and stops.
+# (TC_ERR_NO_DEVICE), so run says so first and stops. Where Taichi is
+# importable, the benchmarks include bench/taichi/mpm88.py on the same GPU.
 set -euo pipefail
 
 mode=${1:-}
@@ -51,6 +53,7 @@ prepare)
     "$build/gpu-prepare.log" | sort | uniq -c >"$dir/skipped.txt" || true
   cp "$build"/bench/gpu/gpu_* "$dir/bench/"
   cp "$0" "$dir/gpu-check.sh"
+  cp -r "$root/bench/taichi" "$dir/taichi"
   echo "gpu-check prepare: $ok test executables and $(ls "$dir/bench" | wc -l)" \
     "benchmarks in $dir"
   echo "CPU run of the same objects:"
@@ -94,18 +97,33 @@ run)
     fi
   done
   echo
-  echo "== GPU benchmarks"
-  for b in "$dir"/bench/*; do
-    "$b" || echo "$(basename "$b") FAILED"
-  done
+  bash "$0" bench "$dir"
   echo
   echo "== gpu-check: $pass passed, $fail failed, $skip skipped on the GPU${failed:+ (}${failed# }${failed:+)}"
   echo "   skipped (not supported with --target=cuda yet):"
   sed 's/^/   /' "$dir/skipped.txt"
   [ "$fail" -eq 0 ]
   ;;
+bench)
+  echo "== GPU benchmarks"
+  for b in "$dir"/bench/*; do
+    "$b" || echo "$(basename "$b") FAILED"
+  done
+  # Taichi 1.7.4 on the same GPU, when it is installed.
+  taichi=$root/bench/taichi
+  [ -d "$taichi" ] || taichi=$dir/taichi
+  if python3 -c "import taichi" >/dev/null 2>&1 && [ -d "$taichi" ]; then
+    for cfg in "8192 128 2e-4" "65536 256 1e-4" "1048576 1024 2.5e-5"; do
+      set -- $cfg
+      (cd "$taichi" && python3 mpm88.py --arch cuda --np "$1" --ng "$2" \
+        --dt "$3" --reps 10 2>&1) | grep -E '^TAICHI|Error' || true
+    done
+  else
+    echo "(Taichi not importable here: no Taichi comparison)"
+  fi
+  ;;
 *)
-  sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
   ;;
 esac

@@ -18,12 +18,18 @@ p.add_argument("--np", type=int, default=8192)
 p.add_argument("--ng", type=int, default=128)
 p.add_argument("--dt", type=float, default=2e-4)
 p.add_argument("--sparse", action="store_true")
+p.add_argument("--arch", choices=["cpu", "cuda"], default="cpu",
+               help="cuda: the GPU comparison of scripts/gpu-check.sh")
 args = p.parse_args()
 
 import taichi as ti  # noqa: E402
 
-ti.init(arch=ti.cpu, cpu_max_num_threads=args.threads, default_fp=ti.f32,
-        offline_cache=False, log_level=ti.WARN)
+if args.arch == "cuda":
+    ti.init(arch=ti.cuda, default_fp=ti.f32, offline_cache=False,
+            log_level=ti.WARN)
+else:
+    ti.init(arch=ti.cpu, cpu_max_num_threads=args.threads,
+            default_fp=ti.f32, offline_cache=False, log_level=ti.WARN)
 
 n_particles = args.np
 n_grid = args.ng
@@ -132,4 +138,5 @@ for _ in range(args.reps):
     times.append((time.perf_counter() - t0) * 1e3)
 ms = statistics.median(times) / substeps
 name = "mpm_sparse" if args.sparse else "mpm88"
-print(f"TAICHI bench={name} variant=np={n_particles} taichi_ms={ms:.4f}", flush=True)
+print(f"TAICHI bench={name} variant=np={n_particles} arch={args.arch} "
+      f"taichi_ms={ms:.4f}", flush=True)
