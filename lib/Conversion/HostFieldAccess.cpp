@@ -8,7 +8,8 @@
 // temporary and tc.field_copy (lowered to tic_rt_field_read/write: a copy
 // from or to the device after the launches in flight, or a memcpy on a CPU
 // context). Host code is a single thread and runs between launches, so an
-// atomic can run on the temporary between the two copies.
+// atomic can run on the temporary between the two copies. A memset becomes
+// tc.field_fill (tic_rt_field_fill).
 //
 //===----------------------------------------------------------------------===//
 #include "tic/Conversion/Passes.h"
@@ -77,6 +78,8 @@ struct HostFieldAccessPass
             track(f.getRegionIterArgs()[n - 3]);
             track(f.getResult(n - 3));
           }
+        } else if (isa<LLVM::MemsetOp>(user) && n == 0) {
+          accesses.insert(user);
         } else if (isa<LLVM::LoadOp>(user) ||
                    (isa<LLVM::StoreOp>(user) && n == 1) ||
                    (isa<LLVM::AtomicRMWOp, LLVM::AtomicCmpXchgOp>(user) &&
@@ -125,7 +128,11 @@ struct HostFieldAccessPass
                                   b.getI64IntegerAttr(storeSize(op, t)),
                                   toField ? b.getUnitAttr() : UnitAttr());
         };
-        if (auto load = dyn_cast<LLVM::LoadOp>(op)) {
+        if (auto set = dyn_cast<LLVM::MemsetOp>(op)) {
+          tc::FieldFillOp::create(b, loc, set.getDst(), set.getVal(),
+                                  set.getLen());
+          set.erase();
+        } else if (auto load = dyn_cast<LLVM::LoadOp>(op)) {
           Value tmp = temp(b, loc, load.getType());
           copy(tmp, load.getAddr(), load.getType(), false);
           load.getAddrMutable().assign(tmp);

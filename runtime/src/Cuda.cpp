@@ -472,6 +472,19 @@ void tic_rt_field_write(tic_rt_context *ctx, void *field, const void *src,
           "writing field memory");
 }
 
+void tic_rt_field_fill(tic_rt_context *ctx, void *field, uint8_t value,
+                       uint64_t bytes) {
+  if (!ctx || !ctx->cuda) {
+    std::memset(field, value, size_t(bytes));
+    return;
+  }
+  if (makeCurrent())
+    check(ctx,
+          loader.drv.cuMemsetD8(reinterpret_cast<CUdeviceptr>(field), value,
+                                size_t(bytes)),
+          "setting field memory");
+}
+
 tc_status tic_rt_sync(tic_rt_context *ctx) {
   if (!ctx || !ctx->cuda)
     return TC_OK;

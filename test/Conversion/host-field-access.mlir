@@ -21,6 +21,13 @@
 // CHECK:         llvm.store
 // CHECK:         tc.return
 
+// A memset of field memory (a bitmasked cell's deactivation) becomes
+// tc.field_fill, then tic_rt_field_fill.
+// CHECK-LABEL: tc.kernel @clear(
+// CHECK:         %[[F:.*]] = llvm.getelementptr
+// CHECK:         tc.field_fill %[[F]], %{{.*}}, %{{.*}} : !llvm.ptr
+// CHECK-NOT:     llvm.intr.memset
+
 // convert-tc-to-llvm{cuda}: each launch asks tic_rt_on_device and then
 // either passes pointers to the kernel's parameters (root, the ndarray's
 // data and extent, the scale, the reduction's slot, the count) to
@@ -56,6 +63,8 @@
 // LAUNCH-NEXT:   llvm.mlir.constant(0 : i32) : i32
 // LAUNCH-NEXT:   llvm.call @tic_rt_cuda_launch(
 // LAUNCH:        llvm.call @rnd__par0(
+// LAUNCH-LABEL: func.func @clear(
+// LAUNCH:        llvm.call @tic_rt_field_fill(%arg0, %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr, i8, i64) -> ()
 
 snode.tree @root {
   snode.dense @d axes [0] shape [64] { snode.place @x : [f32] }
@@ -91,5 +100,16 @@ tc.kernel @rnd() {
     tc.store %r, @x[%i] : f32
     tc.yield
   }
+  tc.return
+}
+
+tc.kernel @clear() {
+  %r = snode.root_ptr @root
+  %p = builtin.unrealized_conversion_cast %r : !snode.ptr to !llvm.ptr
+  %c = llvm.mlir.constant(16 : i64) : i64
+  %q = llvm.getelementptr inbounds %p[%c] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+  %z = llvm.mlir.constant(0 : i8) : i8
+  %n = llvm.mlir.constant(32 : i64) : i64
+  "llvm.intr.memset"(%q, %z, %n) <{isVolatile = false}> : (!llvm.ptr, i8, i64) -> ()
   tc.return
 }

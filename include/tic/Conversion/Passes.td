@@ -26,7 +26,8 @@ def ConvertTCToLLVM : Pass<"convert-tc-to-llvm", "::mlir::ModuleOp"> {
     (root buffer, captures, iteration count, seed), in the order
     convert-tc-to-gpu gives them; host memory the task uses (captured
     kernel-scope variables, ndarrays) is staged through the device
-    (tic_rt_cuda_stage). tc.field_copy becomes tic_rt_field_read/write.
+    (tic_rt_cuda_stage). tc.field_copy becomes tic_rt_field_read/write,
+    tc.field_fill tic_rt_field_fill.
   }];
   let options = [
     Option<"cuda", "cuda", "bool", /*default=*/"false",
@@ -51,8 +52,8 @@ def HostFieldAccess : Pass<"tic-host-field-access", "::mlir::ModuleOp"> {
     scf values) goes through a host temporary: a load copies the bytes from
     the field first, a store copies them to it after, an atomic does both
     around the same operation on the temporary (host code is one thread,
-    and it runs between launches). Any other use of such an address in host
-    code is an error. Tasks are untouched.
+    and it runs between launches); a memset becomes tc.field_fill. Any other
+    use of such an address in host code is an error. Tasks are untouched.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::tic::tc::TCDialect"];

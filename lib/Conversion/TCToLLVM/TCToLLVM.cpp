@@ -492,6 +492,31 @@ LogicalResult LaunchLowering::buildCUDALaunch(tc::LaunchOp launch,
   return success();
 }
 
+/// tc.field_fill -> tic_rt_field_fill.
+struct FieldFillLowering : OpConversionPattern<tc::FieldFillOp> {
+  FieldFillLowering(MLIRContext *ctx, const FunctionEnvs &envs)
+      : OpConversionPattern(ctx), envs(envs) {}
+  const FunctionEnvs &envs;
+  LogicalResult
+  matchAndRewrite(tc::FieldFillOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const FunctionEnv *env = envs.lookup(op);
+    if (!env || !env->context)
+      return op.emitOpError("is not inside a lowered kernel");
+    MLIRContext *ctx = getContext();
+    Type ptrTy = LLVM::LLVMPointerType::get(ctx);
+    auto fn = declareRuntimeFunc(
+        op->getParentOfType<ModuleOp>(), "tic_rt_field_fill",
+        LLVM::LLVMVoidType::get(ctx),
+        {ptrTy, ptrTy, rewriter.getI8Type(), rewriter.getI64Type()});
+    rewriter.replaceOpWithNewOp<LLVM::CallOp>(
+        op, fn,
+        ValueRange{env->context, adaptor.getDst(), adaptor.getValue(),
+                   adaptor.getLen()});
+    return success();
+  }
+};
+
 /// tc.field_copy -> tic_rt_field_read / tic_rt_field_write.
 struct FieldCopyLowering : OpConversionPattern<tc::FieldCopyOp> {
   FieldCopyLowering(MLIRContext *ctx, const FunctionEnvs &envs)
@@ -600,7 +625,7 @@ void ConvertTCToLLVMPass::runOnOperation() {
   {
     ConversionTarget target(*ctx);
     addTCRuntimeIllegalOps(target);
-    target.addIllegalOp<tc::LaunchOp, tc::FieldCopyOp>();
+    target.addIllegalOp<tc::LaunchOp, tc::FieldCopyOp, tc::FieldFillOp>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     RewritePatternSet patterns(ctx);
     populateTCToLLVMLaunchPatterns(converter, patterns, envs,
@@ -640,5 +665,6 @@ void tic::populateTCToLLVMLaunchPatterns(const LLVMTypeConverter &converter,
                                          const FunctionEnvs &envs,
                                          const CUDALaunches *cuda) {
   patterns.add<LaunchLowering>(converter, envs, cuda);
-  patterns.add<FieldCopyLowering>(patterns.getContext(), envs);
+  patterns.add<FieldCopyLowering, FieldFillLowering>(patterns.getContext(),
+                                                     envs);
 }

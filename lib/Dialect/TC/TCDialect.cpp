@@ -495,6 +495,12 @@ LogicalResult FieldCopyOp::verify() {
   return success();
 }
 
+LogicalResult FieldFillOp::verify() {
+  if (!(*this)->getParentOfType<KernelOp>())
+    return emitOpError("is host code: it must be inside a tc.kernel");
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "tic/Dialect/TC/TCOps.cpp.inc"
 

@@ -172,6 +172,11 @@ TC_API void tic_rt_field_read(tic_rt_context *ctx, void *dst, const void *field,
 TC_API void tic_rt_field_write(tic_rt_context *ctx, void *field,
                                const void *src, uint64_t bytes);
 
+/* Sets `bytes` bytes of field memory to `value` (host code's memset; on a
+ * device, ordered after the launches in flight). */
+TC_API void tic_rt_field_fill(tic_rt_context *ctx, void *field, uint8_t value,
+                              uint64_t bytes);
+
 /* Waits for the launches in flight (MODULE_sync); TC_OK on the CPU. */
 TC_API tc_status tic_rt_sync(tic_rt_context *ctx);
 

@@ -406,4 +406,19 @@ def TC_FieldCopyOp : TC_Op<"field_copy", [MemoryEffects<[MemRead, MemWrite]>]> {
   let hasVerifier = 1;
 }
 
+def TC_FieldFillOp : TC_Op<"field_fill", [MemoryEffects<[MemWrite]>]> {
+  let summary = "sets bytes of field memory in host code";
+  let description = [{
+    `tc.field_fill %dst, %byte, %len : !llvm.ptr` sets `%len` bytes of field
+    memory at `%dst` to `%byte`: the `memset` of host code (a bitmasked
+    cell's deactivation zeroes its data) when the root buffer may be device
+    memory. Made by `tic-host-field-access`; lowered to `tic_rt_field_fill`.
+  }];
+  let arguments = (ins LLVM_AnyPointer:$dst, I8:$value, I64:$len);
+  let assemblyFormat = [{
+    $dst `,` $value `,` $len attr-dict `:` qualified(type($dst))
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // TIC_DIALECT_TC_TCOPS_TD
