@@ -100,6 +100,18 @@ int main(void) {
     if (st == TC_OK) {
       bad += run(ctx);
       cuda_target_destroy(ctx);
+      /* A device memory budget smaller than the fields. */
+      o.device_memory_bytes = 64;
+      ctx = NULL;
+      st = cuda_target_create(&o, &ctx);
+      if (st != TC_ERR_OUT_OF_MEMORY ||
+          !strstr(cuda_target_last_error(NULL), "device_memory_bytes")) {
+        fprintf(stderr, "device_memory_bytes = 64: %s: %s\n",
+                tc_status_string(st), cuda_target_last_error(NULL));
+        ++bad;
+      }
+      if (st == TC_OK)
+        cuda_target_destroy(ctx);
     } else if (st != TC_ERR_NO_DEVICE ||
                !strstr(cuda_target_last_error(NULL), "CUDA")) {
       fprintf(stderr, "TC_ARCH_CUDA: %s: %s\n", tc_status_string(st),

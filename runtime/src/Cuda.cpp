@@ -218,6 +218,14 @@ tc_status cudaCreateContext(tic_rt_context *ctx, uint64_t size) {
                        loader.deviceName);
   if (size == 0)
     size = 1;
+  uint64_t budget = ctx->opts.device_memory_bytes;
+  if (budget && size > budget)
+    return tic_rt_fail(nullptr, TC_ERR_OUT_OF_MEMORY,
+                       "module '%s' needs %llu bytes of device memory for its "
+                       "fields, more than tc_options.device_memory_bytes "
+                       "(%llu)",
+                       ctx->desc->name ? ctx->desc->name : "?",
+                       (unsigned long long)size, (unsigned long long)budget);
   CUdeviceptr p = 0;
   CUresult r = loader.drv.cuMemAlloc(&p, size_t(size));
   if (r != CUDA_SUCCESS)

@@ -15,7 +15,8 @@
 // CHECK:         %[[BACK:.*]] = arith.muli %[[STRIDE]], %[[C3]] : i64
 // CHECK:         %[[LAST:.*]] = arith.subi %{{.*}}, %[[BACK]] : i64
 // CHECK:         scf.for %{{.*}} = %[[START]] to %[[LAST]] step %[[SPAN]]
-// CHECK-COUNT-4:   llvm.load
+// x is not written by the kernel: its loads are invariant (ld.global.nc).
+// CHECK-COUNT-4:   llvm.load {{.*}} invariant
 // CHECK-NOT:       llvm.load
 // CHECK-COUNT-4:   llvm.store
 // CHECK:         }
@@ -56,6 +57,15 @@
 // CHECK-LABEL: gpu.func @total__par0(
 // CHECK-NOT:     arith.ceildivsi
 // CHECK:         gpu.return
+
+// A field the kernel also writes is loaded as usual, the other one through
+// the read-only cache.
+// CHECK-LABEL: gpu.func @axpy__par0(
+// CHECK:         scf.for
+// CHECK-DAG:       llvm.load %{{.*}} invariant {alias_scopes = [#[[XS:.*]]],
+// CHECK-DAG:       llvm.load %{{[0-9]+}} {alias_scopes = [#[[YS:.*]]],
+// CHECK:         gpu.return
+
 
 snode.tree @root {
   snode.dense @d axes [0] shape [1024] { snode.place @x : [f32] snode.place @y : [f32] }
@@ -104,4 +114,16 @@ tc.kernel @total() -> f32 {
   }
   %r = memref.load %s[] : memref<f32>
   tc.return %r : f32
+}
+tc.kernel @axpy() {
+  %c0 = arith.constant 0 : i32
+  %n = arith.constant 1024 : i32
+  tc.parallel_for (%i) = (%c0) to (%n) {
+    %v = tc.load @x[%i] : f32
+    %w = tc.load @y[%i] : f32
+    %s = arith.addf %v, %w : f32
+    tc.store %s, @y[%i] : f32
+    tc.yield
+  }
+  tc.return
 }

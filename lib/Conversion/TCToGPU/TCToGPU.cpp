@@ -450,6 +450,51 @@ struct ConvertTCToGPUPass : tic::impl::ConvertTCToGPUBase<ConvertTCToGPUPass> {
       if (c->use_empty() && getNDArrayParts(c.getResult(0)))
         c.erase();
     });
+    // Read-only fields go through the read-only data cache (ld.global.nc):
+    // a load tagged with the alias scope of a field that no write of its
+    // kernel is tagged with (distinct fields never alias) is invariant while
+    // the kernel runs. A write without a field scope to anything but a
+    // local or a global of the gpu.module (the failure record) keeps every
+    // load as it is.
+    gm.walk([&](gpu::GPUFuncOp fn) {
+      llvm::SmallPtrSet<Attribute, 8> written;
+      bool unknownWrite = false;
+      auto localOrGlobal = [](Value p) {
+        while (auto gep = p.getDefiningOp<LLVM::GEPOp>())
+          p = gep.getBase();
+        Operation *d = p.getDefiningOp();
+        return d && isa<LLVM::AllocaOp, LLVM::AddressOfOp>(d);
+      };
+      fn.walk([&](Operation *op) {
+        Value addr;
+        if (auto st = dyn_cast<LLVM::StoreOp>(op))
+          addr = st.getAddr();
+        else if (isa<LLVM::AtomicRMWOp, LLVM::AtomicCmpXchgOp>(op))
+          addr = op->getOperand(0);
+        else if (isa<LLVM::MemsetOp, LLVM::MemcpyOp, LLVM::MemmoveOp>(op))
+          unknownWrite = true; // (calls: libdevice and vprintf only)
+        if (!addr)
+          return;
+        auto scopes = op->getAttrOfType<ArrayAttr>("alias_scopes");
+        if (scopes && !scopes.empty()) {
+          for (Attribute a : scopes)
+            written.insert(a);
+        } else if (!localOrGlobal(addr)) {
+          unknownWrite = true;
+        }
+      });
+      if (unknownWrite)
+        return;
+      fn.walk([&](LLVM::LoadOp load) {
+        ArrayAttr scopes = load.getAliasScopesAttr();
+        if (!scopes || scopes.empty())
+          return;
+        for (Attribute a : scopes)
+          if (written.contains(a))
+            return;
+        load.setInvariant(true);
+      });
+    });
     // With ftz, libdevice's functions take their flushing variants
     // (__nvvm_reflect("__CUDA_FTZ") reads this module flag).
     if (ftz) {
