@@ -492,54 +492,45 @@ LogicalResult LaunchLowering::buildCUDALaunch(tc::LaunchOp launch,
   return success();
 }
 
+/// The runtime call of host code's field memory ops (its arguments after the
+/// context): tc.field_copy -> tic_rt_field_read / tic_rt_field_write.
+std::pair<StringRef, SmallVector<Value>>
+fieldMemoryCall(tc::FieldCopyOp op, tc::FieldCopyOp::Adaptor adaptor,
+                OpBuilder &b) {
+  Value bytes = LLVM::ConstantOp::create(b, op.getLoc(), b.getI64Type(),
+                                         op.getBytesAttr());
+  return {op.getToField() ? "tic_rt_field_write" : "tic_rt_field_read",
+          {adaptor.getDst(), adaptor.getSrc(), bytes}};
+}
 /// tc.field_fill -> tic_rt_field_fill.
-struct FieldFillLowering : OpConversionPattern<tc::FieldFillOp> {
-  FieldFillLowering(MLIRContext *ctx, const FunctionEnvs &envs)
-      : OpConversionPattern(ctx), envs(envs) {}
-  const FunctionEnvs &envs;
-  LogicalResult
-  matchAndRewrite(tc::FieldFillOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    const FunctionEnv *env = envs.lookup(op);
-    if (!env || !env->context)
-      return op.emitOpError("is not inside a lowered kernel");
-    MLIRContext *ctx = getContext();
-    Type ptrTy = LLVM::LLVMPointerType::get(ctx);
-    auto fn = declareRuntimeFunc(
-        op->getParentOfType<ModuleOp>(), "tic_rt_field_fill",
-        LLVM::LLVMVoidType::get(ctx),
-        {ptrTy, ptrTy, rewriter.getI8Type(), rewriter.getI64Type()});
-    rewriter.replaceOpWithNewOp<LLVM::CallOp>(
-        op, fn,
-        ValueRange{env->context, adaptor.getDst(), adaptor.getValue(),
-                   adaptor.getLen()});
-    return success();
-  }
-};
+std::pair<StringRef, SmallVector<Value>>
+fieldMemoryCall(tc::FieldFillOp, tc::FieldFillOp::Adaptor adaptor,
+                OpBuilder &) {
+  return {"tic_rt_field_fill",
+          {adaptor.getDst(), adaptor.getValue(), adaptor.getLen()}};
+}
 
-/// tc.field_copy -> tic_rt_field_read / tic_rt_field_write.
-struct FieldCopyLowering : OpConversionPattern<tc::FieldCopyOp> {
-  FieldCopyLowering(MLIRContext *ctx, const FunctionEnvs &envs)
-      : OpConversionPattern(ctx), envs(envs) {}
+/// tc.field_copy / tc.field_fill -> a call of the runtime with the function's
+/// context (fieldMemoryCall).
+template <typename Op> struct FieldMemoryLowering : OpConversionPattern<Op> {
+  FieldMemoryLowering(MLIRContext *ctx, const FunctionEnvs &envs)
+      : OpConversionPattern<Op>(ctx), envs(envs) {}
   const FunctionEnvs &envs;
   LogicalResult
-  matchAndRewrite(tc::FieldCopyOp op, OpAdaptor adaptor,
+  matchAndRewrite(Op op, typename Op::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     const FunctionEnv *env = envs.lookup(op);
     if (!env || !env->context)
       return op.emitOpError("is not inside a lowered kernel");
-    MLIRContext *ctx = getContext();
-    Type ptrTy = LLVM::LLVMPointerType::get(ctx);
-    Type i64 = rewriter.getI64Type();
-    auto fn = declareRuntimeFunc(
-        op->getParentOfType<ModuleOp>(),
-        op.getToField() ? "tic_rt_field_write" : "tic_rt_field_read",
-        LLVM::LLVMVoidType::get(ctx), {ptrTy, ptrTy, ptrTy, i64});
-    Value bytes =
-        LLVM::ConstantOp::create(rewriter, op.getLoc(), i64, op.getBytesAttr());
-    rewriter.replaceOpWithNewOp<LLVM::CallOp>(
-        op, fn,
-        ValueRange{env->context, adaptor.getDst(), adaptor.getSrc(), bytes});
+    auto [name, args] = fieldMemoryCall(op, adaptor, rewriter);
+    args.insert(args.begin(), env->context);
+    SmallVector<Type> types;
+    for (Value a : args)
+      types.push_back(a.getType());
+    auto fn =
+        declareRuntimeFunc(op->template getParentOfType<ModuleOp>(), name,
+                           LLVM::LLVMVoidType::get(op.getContext()), types);
+    rewriter.replaceOpWithNewOp<LLVM::CallOp>(op, fn, args);
     return success();
   }
 };
@@ -665,6 +656,7 @@ void tic::populateTCToLLVMLaunchPatterns(const LLVMTypeConverter &converter,
                                          const FunctionEnvs &envs,
                                          const CUDALaunches *cuda) {
   patterns.add<LaunchLowering>(converter, envs, cuda);
-  patterns.add<FieldCopyLowering, FieldFillLowering>(patterns.getContext(),
+  patterns.add<FieldMemoryLowering<tc::FieldCopyOp>,
+               FieldMemoryLowering<tc::FieldFillOp>>(patterns.getContext(),
                                                      envs);
 }
