@@ -67,8 +67,11 @@ run)
     echo "gpu-check run: no bundle in $dir (run 'gpu-check.sh prepare' first)"
     exit 2
   fi
-  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader ||
-    echo "nvidia-smi failed"
+  if ! nvidia-smi --query-gpu=name,driver_version,memory.total \
+    --format=csv,noheader 2>/dev/null; then
+    echo "gpu-check run: no NVIDIA GPU here (nvidia-smi failed); nothing run"
+    exit 2
+  fi
   work=$(mktemp -d)
   pass=0
   fail=0
