@@ -230,10 +230,11 @@ tc_status tic_rt_context_create(const tc_options *opts,
 
   s = o.arch == TC_ARCH_CUDA ? cudaCreateContext(ctx, desc->root_size)
                              : allocateRoot(ctx, desc->root_size, align);
-  // (A device's message stays: it says which budget or allocation failed.)
-  if (s == TC_ERR_OUT_OF_MEMORY && o.arch == TC_ARCH_CPU &&
-      desc->abi_version >= 2 && desc->field_bytes && desc->field_names &&
-      desc->num_fields > 0) {
+  // (Not over a device memory budget: that message names the budget.)
+  bool overBudget = o.arch == TC_ARCH_CUDA && o.device_memory_bytes &&
+                    desc->root_size > o.device_memory_bytes;
+  if (s == TC_ERR_OUT_OF_MEMORY && !overBudget && desc->abi_version >= 2 &&
+      desc->field_bytes && desc->field_names && desc->num_fields > 0) {
     // Name the field that needs the most memory: the one to shrink.
     int32_t largest = 0;
     for (int32_t i = 1; i < desc->num_fields; ++i)
