@@ -396,10 +396,18 @@ struct ConvertTCToGPUPass : tic::impl::ConvertTCToGPUBase<ConvertTCToGPUPass> {
       if (auto a = dyn_cast<LLVM::AddressOfOp>(op))
         if (a.getGlobalName() == kAmbientCell ||
             a.getGlobalName() == kSinkCell) {
-          op->emitError(
-              "'snode.lookup' op is not supported with "
-              "--target=cuda yet on pointer and dynamic SNodes (their "
-              "cells need a device memory pool)");
+          // Located at the op, or else at the loop or kernel it is in.
+          Location loc = op->getLoc();
+          for (Operation *p = op; p; p = p->getParentOp()) {
+            auto fl = dyn_cast<FileLineColLoc>(p->getLoc());
+            if (fl && fl.getLine() > 0) {
+              loc = fl;
+              break;
+            }
+          }
+          emitError(loc, "'snode.lookup' op is not supported with "
+                         "--target=cuda yet on pointer and dynamic SNodes "
+                         "(their cells need a device memory pool)");
           return WalkResult::interrupt();
         }
       return WalkResult::advance();
