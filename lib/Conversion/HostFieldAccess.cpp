@@ -80,13 +80,18 @@ struct HostFieldAccessPass
           }
         } else if (isa<LLVM::MemsetOp>(user) && n == 0) {
           accesses.insert(user);
+        } else if (auto load = dyn_cast<LLVM::LoadOp>(user);
+                   load && isa<LLVM::LLVMPointerType>(load.getType())) {
+          // A pointer stored in field memory (a pointer SNode's cell)
+          // would be a device address too: not routed yet.
+          ok = false;
         } else if (isa<LLVM::LoadOp>(user) ||
                    (isa<LLVM::StoreOp>(user) && n == 1) ||
                    (isa<LLVM::AtomicRMWOp, LLVM::AtomicCmpXchgOp>(user) &&
                     n == 0)) {
           accesses.insert(user);
         } else if (isa<tc::LaunchOp>(user) ||
-                   isa<snode::SNodeDialect>(user->getDialect())) {
+                   isa_and_nonnull<snode::SNodeDialect>(user->getDialect())) {
           // A launch passes the device address on; snode ops (still to be
           // lowered) keep it an address.
         } else {
