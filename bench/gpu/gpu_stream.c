@@ -1,11 +1,13 @@
-/* bench/gpu/gpu_stream.c - copy, saxpy (bench/stream.tc) and the 5-point
- * stencil (bench/stencil.tc) on the GPU, as a fraction of the device's
- * measured copy bandwidth (issue 13's target: at least 80%). Checks the
- * results against a C reference first. Bytes counted: copy 8 per element
- * (x read, y written), saxpy 12 (x, y read, y written), stencil 8 per cell
- * (a read once, b written). Run with the modules compiled by
- * tic --target=host,cuda; the context is TC_ARCH_CUDA. */
+/* bench/gpu/gpu_stream.c - copy, saxpy (bench/stream.tc), the 5-point
+ * stencil (bench/stencil.tc) and a sum reduction (bench/reduce.tc: 4 bytes
+ * per element; one call = one synchronous launch) on the GPU, as a fraction of
+ * the device's measured copy bandwidth (issue 13's target: at least 80%).
+ * Checks the results against a C reference first. Bytes counted: copy 8 per
+ * element (x read, y written), saxpy 12 (x, y read, y written), stencil 8 per
+ * cell (a read once, b written). Run with the modules compiled by tic
+ * --target=host,cuda; the context is TC_ARCH_CUDA. */
 #include "gpu_common.h"
+#include "reduce.h"
 #include "stencil.h"
 #include "stream.h"
 
@@ -97,6 +99,33 @@ int main(int argc, char **argv) {
   double stencilBW = 8.0 * (double)((m - 2) * (m - 2)) / median(tst, REPS);
   stencil_destroy(st);
 
+  reduce_ctx *rd;
+  CHECK(reduce_create(&o, &rd), NULL, reduce_last_error);
+  size_t nr = REDUCE_CONST_N;
+  float *xr = malloc(nr * sizeof(float));
+  double want = 0;
+  for (size_t i = 0; i < nr; ++i) {
+    xr[i] = (float)((i * 2654435761u) % 1000) * 0.001f;
+    want += xr[i];
+  }
+  CHECK(reduce_x_write(rd, xr, nr), rd, reduce_last_error);
+  float got = 0;
+  CHECK(reduce_sum(rd, &got), rd, reduce_last_error);
+  if (fabs(got - want) > 1e-4 * want) {
+    printf("FAILED: sum = %.9g, expected %.9g\n", got, want);
+    return 1;
+  }
+  double tr[REPS];
+  for (int i = 0; i < REPS; ++i) {
+    double t0 = now_s();
+    for (int k = 0; k < LAUNCHES; ++k)
+      CHECK(reduce_sum(rd, &got), rd, reduce_last_error);
+    tr[i] = (now_s() - t0) / LAUNCHES;
+  }
+  double sumBW = 4.0 * (double)nr / median(tr, REPS);
+  reduce_destroy(rd);
+  free(xr);
+
   printf("device copy bandwidth (cuMemcpyDtoD, read+write): %.0f GB/s\n",
          peak * 1e-9);
   printf("%-28s %10s %8s  (%s)\n", "kernel", "GB/s", "of peak",
@@ -107,6 +136,8 @@ int main(int argc, char **argv) {
          100 * saxpyBW / peak);
   printf("%-28s %10.0f %7.0f%%\n", "stencil (8192^2 f32)", stencilBW * 1e-9,
          100 * stencilBW / peak);
+  printf("%-28s %10.0f %7.0f%%\n", "sum (2^26 f32, returned)", sumBW * 1e-9,
+         100 * sumBW / peak);
   free(x);
   free(y);
   free(r);

@@ -140,7 +140,24 @@ snode.tree @root {
 // RED-NOT:       memref.atomic_rmw
 // RED:         }
 // RED-NEXT:    %[[PART:.*]] = memref.load %[[PRIV]][] : memref<f32>
-// RED-NEXT:    memref.atomic_rmw addf %[[PART]], %[[ACC]][] : (f32, memref<f32>) -> f32
+// The warp's 32 partial sums are combined by five xor-shuffles, and lane 0
+// alone adds the warp's sum: one atomic per warp.
+// RED:         gpu.shuffle xor %[[PART]], %c16_i32, %c32_i32
+// RED:         gpu.shuffle xor %{{.*}}, %c8_i32
+// RED:         gpu.shuffle xor %{{.*}}, %c4_i32
+// RED:         gpu.shuffle xor %{{.*}}, %c2_i32
+// RED:         gpu.shuffle xor %{{.*}}, %c1_i32
+// RED:         %[[WSUM:.*]] = arith.addf
+// RED:         %[[LANE:.*]] = gpu.lane_id
+// RED:         scf.if
+// RED-NEXT:      memref.atomic_rmw addf %[[WSUM]], %[[ACC]][] : (f32, memref<f32>) -> f32
+// RED-NEXT:    }
+// RED-NEXT:    gpu.return
+// A serialized loop runs on one thread (not a whole warp): its atomic stays
+// as it is.
+// RED-LABEL: gpu.func @one__par0(
+// RED-NOT:     gpu.shuffle
+// RED:         memref.atomic_rmw addf
 // RED-NEXT:    gpu.return
 tc.kernel @sum() -> f32 {
   %c0 = arith.constant 0 : i32
@@ -149,6 +166,20 @@ tc.kernel @sum() -> f32 {
   %s = memref.alloca() : memref<f32>
   memref.store %zero, %s[] : memref<f32>
   tc.parallel_for (%i) = (%c0) to (%c64) {
+    %v = tc.load @x[%i] : f32
+    %o = memref.atomic_rmw addf %v, %s[] : (f32, memref<f32>) -> f32
+    tc.yield
+  }
+  %r = memref.load %s[] : memref<f32>
+  tc.return %r : f32
+}
+tc.kernel @one() -> f32 {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %zero = arith.constant 0.0 : f32
+  %s = memref.alloca() : memref<f32>
+  memref.store %zero, %s[] : memref<f32>
+  tc.parallel_for (%i) = (%c0) to (%c64) attributes {serialize} {
     %v = tc.load @x[%i] : f32
     %o = memref.atomic_rmw addf %v, %s[] : (f32, memref<f32>) -> f32
     tc.yield

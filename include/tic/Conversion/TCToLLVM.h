@@ -111,10 +111,13 @@ void populateTCToLLVMLaunchPatterns(const mlir::LLVMTypeConverter &converter,
 /// grid-stride loop over the task's iterations; the root buffer, the
 /// captures, the number of iterations and, where random() is used, a seed
 /// are parameters); tc.kernel is erased (the host side is the CUDA
-/// runtime's). Small bodies run `unroll` grid-stride iterations per trip.
+/// runtime's). Small bodies run `unroll` grid-stride iterations per trip;
+/// the reductions of the tasks in `warpReduced` (launched on whole warps)
+/// are combined across each warp before their one atomic.
 void populateTCToGPUPatterns(mlir::RewritePatternSet &patterns,
                              mlir::gpu::GPUModuleOp gpuModule,
-                             FunctionEnvs &envs, unsigned unroll = 4);
+                             FunctionEnvs &envs, unsigned unroll,
+                             const llvm::StringSet<> &warpReduced);
 
 } // namespace tic
 

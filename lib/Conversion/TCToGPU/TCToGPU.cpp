@@ -27,6 +27,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace tic {
 #define GEN_PASS_DEF_CONVERTTCTOGPU
@@ -92,18 +93,72 @@ static void splitTask(tc::TaskOp task, SmallVectorImpl<Operation *> &prologue,
   }
 }
 
+/// The binary op of an atomic kind, for combining two partial values of a
+/// reduction; null for kinds that are not reductions.
+using Combiner = Value (*)(OpBuilder &, Location, Value, Value);
+static Combiner combiner(arith::AtomicRMWKind kind) {
+  switch (kind) {
+  case arith::AtomicRMWKind::addf:
+    return [](OpBuilder &b, Location l, Value x, Value y) -> Value {
+      return arith::AddFOp::create(b, l, x, y);
+    };
+  case arith::AtomicRMWKind::addi:
+    return [](OpBuilder &b, Location l, Value x, Value y) -> Value {
+      return arith::AddIOp::create(b, l, x, y);
+    };
+  case arith::AtomicRMWKind::maximumf:
+    return [](OpBuilder &b, Location l, Value x, Value y) -> Value {
+      return arith::MaximumFOp::create(b, l, x, y);
+    };
+  case arith::AtomicRMWKind::minimumf:
+    return [](OpBuilder &b, Location l, Value x, Value y) -> Value {
+      return arith::MinimumFOp::create(b, l, x, y);
+    };
+  case arith::AtomicRMWKind::maxs:
+    return [](OpBuilder &b, Location l, Value x, Value y) -> Value {
+      return arith::MaxSIOp::create(b, l, x, y);
+    };
+  case arith::AtomicRMWKind::mins:
+    return [](OpBuilder &b, Location l, Value x, Value y) -> Value {
+      return arith::MinSIOp::create(b, l, x, y);
+    };
+  case arith::AtomicRMWKind::maxu:
+    return [](OpBuilder &b, Location l, Value x, Value y) -> Value {
+      return arith::MaxUIOp::create(b, l, x, y);
+    };
+  case arith::AtomicRMWKind::minu:
+    return [](OpBuilder &b, Location l, Value x, Value y) -> Value {
+      return arith::MinUIOp::create(b, l, x, y);
+    };
+  case arith::AtomicRMWKind::andi:
+    return [](OpBuilder &b, Location l, Value x, Value y) -> Value {
+      return arith::AndIOp::create(b, l, x, y);
+    };
+  case arith::AtomicRMWKind::ori:
+    return [](OpBuilder &b, Location l, Value x, Value y) -> Value {
+      return arith::OrIOp::create(b, l, x, y);
+    };
+  default:
+    return nullptr;
+  }
+}
+
 /// tc.task @k__parN -> gpu.func @k__parN(root, captures..., total[, seed])
 /// kernel in the module's gpu.module: a grid-stride loop over [0, total)
 /// running the body on [lin, lin + 1), with the prologue and epilogue of
 /// the body (splitTask) once per thread.
 struct TaskToGPUFuncLowering : OpConversionPattern<tc::TaskOp> {
   TaskToGPUFuncLowering(MLIRContext *ctx, gpu::GPUModuleOp gpuModule,
-                        FunctionEnvs &envs, unsigned unroll)
+                        FunctionEnvs &envs, unsigned unroll,
+                        const llvm::StringSet<> &warpReduced)
       : OpConversionPattern(ctx), gpuModule(gpuModule), envs(envs),
-        unroll(unroll) {}
+        unroll(unroll), warpReduced(warpReduced) {}
   mutable gpu::GPUModuleOp gpuModule;
   FunctionEnvs &envs;
   unsigned unroll;
+  /// Tasks launched on whole warps (not serialized, block_dim a multiple of
+  /// 32): their reductions' atomics are combined per warp first.
+  const llvm::StringSet<> &warpReduced;
   /// Bodies of more operations are not unrolled (code size).
   static constexpr unsigned kUnrollMaxOps = 96;
 
@@ -358,8 +413,44 @@ struct TaskToGPUFuncLowering : OpConversionPattern<tc::TaskOp> {
       rewriter.setInsertionPointToStart(loop.getBody());
       body(loop.getInductionVar());
     }
-    for (Operation *op : epilogue)
-      rewriter.clone(*op, map);
+    // The epilogue: a privatized accumulator's one atomic is first reduced
+    // across the warp (five shuffles), and only its lane 0 adds the warp's
+    // value: one atomic per 32 threads on the shared slot.
+    for (Operation *op : epilogue) {
+      auto rmw = dyn_cast<memref::AtomicRMWOp>(op);
+      Type t = rmw ? rmw.getValue().getType() : Type();
+      bool warp = rmw && warpReduced.contains(task.getSymName()) &&
+                  t.getIntOrFloatBitWidth() == 32 &&
+                  combiner(rmw.getKind()) != nullptr;
+      if (!warp) {
+        rewriter.clone(*op, map);
+        continue;
+      }
+      Value v = map.lookupOrDefault(rmw.getValue());
+      for (int32_t offset = 16; offset >= 1; offset /= 2) {
+        Value other =
+            gpu::ShuffleOp::create(rewriter, loc, v, offset,
+                                   /*width=*/32, gpu::ShuffleMode::XOR)
+                .getShuffleResult();
+        v = combiner(rmw.getKind())(rewriter, loc, v, other);
+      }
+      Value lane = arith::IndexCastOp::create(
+          rewriter, loc, rewriter.getI32Type(),
+          gpu::LaneIdOp::create(rewriter, loc, /*upper_bound=*/nullptr));
+      Value first =
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, lane,
+                                arith::ConstantIntOp::create(
+                                    rewriter, loc, rewriter.getI32Type(), 0));
+      auto ifOp = scf::IfOp::create(rewriter, loc, first, /*withElse=*/false);
+      OpBuilder::InsertionGuard inIf(rewriter);
+      rewriter.setInsertionPointToStart(ifOp.thenBlock());
+      SmallVector<Value> indices;
+      for (Value i : rmw.getIndices())
+        indices.push_back(map.lookupOrDefault(i));
+      memref::AtomicRMWOp::create(rewriter, loc, rmw.getKind(), v,
+                                  map.lookupOrDefault(rmw.getMemref()),
+                                  indices);
+    }
     gpu::ReturnOp::create(rewriter, loc);
     envs.set(fn, env);
     rewriter.eraseOp(task);
@@ -431,13 +522,20 @@ struct ConvertTCToGPUPass : tic::impl::ConvertTCToGPUBase<ConvertTCToGPUPass> {
       gm = gpu::GPUModuleOp::create(mb, module.getLoc(), kGPUModuleName,
                                     ArrayAttr::get(ctx, {target}));
     }
+    // Tasks whose launches use whole warps.
+    llvm::StringSet<> warpReduced;
+    module.walk([&](tc::LaunchOp launch) {
+      std::optional<uint32_t> dim = launch.getBlockDim();
+      if (!launch.getSerialize() && (!dim || *dim % 32 == 0))
+        warpReduced.insert(launch.getTask());
+    });
     FunctionEnvs envs;
     {
       ConversionTarget target(*ctx);
       target.addIllegalOp<tc::TaskOp, tc::KernelOp>();
       target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
       RewritePatternSet patterns(ctx);
-      populateTCToGPUPatterns(patterns, gm, envs, unroll);
+      populateTCToGPUPatterns(patterns, gm, envs, unroll, warpReduced);
       if (failed(applyPartialConversion(module, target, std::move(patterns))))
         return signalPassFailure();
     }
@@ -544,8 +642,9 @@ struct ConvertTCToGPUPass : tic::impl::ConvertTCToGPUBase<ConvertTCToGPUPass> {
 
 void tic::populateTCToGPUPatterns(RewritePatternSet &patterns,
                                   gpu::GPUModuleOp gpuModule,
-                                  FunctionEnvs &envs, unsigned unroll) {
+                                  FunctionEnvs &envs, unsigned unroll,
+                                  const llvm::StringSet<> &warpReduced) {
   patterns.add<TaskToGPUFuncLowering>(patterns.getContext(), gpuModule, envs,
-                                      unroll);
+                                      unroll, warpReduced);
   patterns.add<KernelErasure>(patterns.getContext());
 }
