@@ -96,48 +96,33 @@ static void splitTask(tc::TaskOp task, SmallVectorImpl<Operation *> &prologue,
 /// The binary op of an atomic kind, for combining two partial values of a
 /// reduction; null for kinds that are not reductions.
 using Combiner = Value (*)(OpBuilder &, Location, Value, Value);
+template <typename Op>
+Value combineWith(OpBuilder &b, Location loc, Value x, Value y) {
+  return Op::create(b, loc, x, y);
+}
 static Combiner combiner(arith::AtomicRMWKind kind) {
+  using K = arith::AtomicRMWKind;
   switch (kind) {
-  case arith::AtomicRMWKind::addf:
-    return [](OpBuilder &b, Location l, Value x, Value y) -> Value {
-      return arith::AddFOp::create(b, l, x, y);
-    };
-  case arith::AtomicRMWKind::addi:
-    return [](OpBuilder &b, Location l, Value x, Value y) -> Value {
-      return arith::AddIOp::create(b, l, x, y);
-    };
-  case arith::AtomicRMWKind::maximumf:
-    return [](OpBuilder &b, Location l, Value x, Value y) -> Value {
-      return arith::MaximumFOp::create(b, l, x, y);
-    };
-  case arith::AtomicRMWKind::minimumf:
-    return [](OpBuilder &b, Location l, Value x, Value y) -> Value {
-      return arith::MinimumFOp::create(b, l, x, y);
-    };
-  case arith::AtomicRMWKind::maxs:
-    return [](OpBuilder &b, Location l, Value x, Value y) -> Value {
-      return arith::MaxSIOp::create(b, l, x, y);
-    };
-  case arith::AtomicRMWKind::mins:
-    return [](OpBuilder &b, Location l, Value x, Value y) -> Value {
-      return arith::MinSIOp::create(b, l, x, y);
-    };
-  case arith::AtomicRMWKind::maxu:
-    return [](OpBuilder &b, Location l, Value x, Value y) -> Value {
-      return arith::MaxUIOp::create(b, l, x, y);
-    };
-  case arith::AtomicRMWKind::minu:
-    return [](OpBuilder &b, Location l, Value x, Value y) -> Value {
-      return arith::MinUIOp::create(b, l, x, y);
-    };
-  case arith::AtomicRMWKind::andi:
-    return [](OpBuilder &b, Location l, Value x, Value y) -> Value {
-      return arith::AndIOp::create(b, l, x, y);
-    };
-  case arith::AtomicRMWKind::ori:
-    return [](OpBuilder &b, Location l, Value x, Value y) -> Value {
-      return arith::OrIOp::create(b, l, x, y);
-    };
+  case K::addf:
+    return combineWith<arith::AddFOp>;
+  case K::addi:
+    return combineWith<arith::AddIOp>;
+  case K::maximumf:
+    return combineWith<arith::MaximumFOp>;
+  case K::minimumf:
+    return combineWith<arith::MinimumFOp>;
+  case K::maxs:
+    return combineWith<arith::MaxSIOp>;
+  case K::mins:
+    return combineWith<arith::MinSIOp>;
+  case K::maxu:
+    return combineWith<arith::MaxUIOp>;
+  case K::minu:
+    return combineWith<arith::MinUIOp>;
+  case K::andi:
+    return combineWith<arith::AndIOp>;
+  case K::ori:
+    return combineWith<arith::OrIOp>;
   default:
     return nullptr;
   }
