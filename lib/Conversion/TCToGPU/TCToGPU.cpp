@@ -221,7 +221,7 @@ struct TaskToGPUFuncLowering : OpConversionPattern<tc::TaskOp> {
     // The task's prologue (what does not depend on the range: private
     // accumulators, invariants) runs once per thread before the
     // grid-stride loop, its epilogue (the accumulators' atomics) once
-    // after it: one atomic per thread, not per iteration.
+    // after it: one atomic per thread (per warp, below), not per iteration.
     SmallVector<Operation *> prologue, perRange, epilogue;
     splitTask(task, prologue, perRange, epilogue);
     for (Operation *op : prologue)

@@ -183,7 +183,8 @@ def PrivatizeReductions : Pass<"tic-privatize-reductions", "::mlir::ModuleOp"> {
     identity (-0.0 for addf, +-inf for minimum/maximum), the updates become
     load / op / store on it, and ONE atomic of the same kind combines it into
     the shared slot when the task returns: one atomic per chunk (CPU) or per
-    thread (GPU) instead of one per iteration.
+    thread (GPU; convert-tc-to-gpu then combines a warp's values first)
+    instead of one per iteration.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect"];
