@@ -23,6 +23,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <iterator>
 #include <sstream>
@@ -438,6 +439,13 @@ int main(int argc, char **argv) {
   }
   if (opts.emit == "ptx" && !wantsCuda)
     return driverError("--emit=ptx needs --target=cuda (or host,cuda)");
+  if (!opts.cudaLibdevice.empty()) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(opts.cudaLibdevice, ec))
+      return driverError("--cuda-libdevice: '" + opts.cudaLibdevice +
+                         "' is not a file (the CUDA toolkit's "
+                         "nvvm/libdevice/libdevice.10.bc)");
+  }
 
   // The parser and the AST passes are recursive: the parser's limits bound
   // the depth, and the compiler runs on a stack sized for them.
