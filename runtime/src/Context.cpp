@@ -228,7 +228,7 @@ tc_status tic_rt_context_create(const tc_options *opts,
   ctx->numThreads = o.num_threads;
   ctx->rootSize = desc->root_size;
 
-  s = o.arch == TC_ARCH_CUDA ? cudaCreateContext(ctx, desc->root_size)
+  s = o.arch == TC_ARCH_CUDA ? cudaCreateContext(ctx, desc->root_size, align)
                              : allocateRoot(ctx, desc->root_size, align);
   // (Not over a device memory budget: that message names the budget.)
   bool overBudget = o.arch == TC_ARCH_CUDA && o.device_memory_bytes &&

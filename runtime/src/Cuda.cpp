@@ -183,6 +183,8 @@ bool makeCurrent() {
 
 /// What a context on the device holds.
 struct tic::rt::CudaState {
+  CUdeviceptr rootAlloc =
+      0; // the root buffer's allocation (ctx->root: aligned)
   CUmodule module = nullptr;
   // Functions looked up so far, by kernel descriptor.
   const tic_rt_cuda_kernel **keys = nullptr;
@@ -206,7 +208,8 @@ tc_status cudaLoaderInit(char *why, size_t whyCap) {
   return loader.status;
 }
 
-tc_status cudaCreateContext(tic_rt_context *ctx, uint64_t size) {
+tc_status cudaCreateContext(tic_rt_context *ctx, uint64_t size,
+                            uint64_t align) {
   void *mem = std::calloc(1, sizeof(CudaState));
   if (!mem)
     return tic_rt_fail(nullptr, TC_ERR_OUT_OF_MEMORY,
@@ -226,14 +229,18 @@ tc_status cudaCreateContext(tic_rt_context *ctx, uint64_t size) {
                        "(%llu)",
                        ctx->desc->name ? ctx->desc->name : "?",
                        (unsigned long long)size, (unsigned long long)budget);
+  // cuMemAlloc aligns to 256 bytes; a larger root alignment is padded.
+  uint64_t pad = align > 256 ? align - 1 : 0;
   CUdeviceptr p = 0;
-  CUresult r = loader.drv.cuMemAlloc(&p, size_t(size));
+  CUresult r = loader.drv.cuMemAlloc(&p, size_t(size + pad));
   if (r != CUDA_SUCCESS)
     return tic_rt_fail(nullptr, TC_ERR_OUT_OF_MEMORY,
                        "cannot allocate the %llu bytes of the root buffer on "
                        "%s: %s",
                        (unsigned long long)size, loader.deviceName,
                        errorText(r));
+  ctx->cuda->rootAlloc = p;
+  p = (p + pad) / (pad + 1) * (pad + 1);
   ctx->root = reinterpret_cast<void *>(p);
   r = loader.drv.cuMemsetD8(p, 0, size_t(size));
   if (r != CUDA_SUCCESS)
@@ -249,8 +256,8 @@ void cudaDestroyContext(tic_rt_context *ctx) {
     return;
   if (makeCurrent()) {
     loader.drv.cuCtxSynchronize();
-    if (ctx->root)
-      loader.drv.cuMemFree(reinterpret_cast<CUdeviceptr>(ctx->root));
+    if (s->rootAlloc)
+      loader.drv.cuMemFree(s->rootAlloc);
     if (s->scratch)
       loader.drv.cuMemFree(s->scratch);
     if (s->module)

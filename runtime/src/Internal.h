@@ -80,8 +80,9 @@ tc_status cudaLoaderInit(char *why, size_t whyCap);
 /// A context's state on the device (Cuda.cpp).
 struct CudaState;
 /// Puts `ctx` on the device: its zeroed root buffer of `size` bytes in
-/// device memory. On failure the message is recorded on the calling thread.
-tc_status cudaCreateContext(tic_rt_context *ctx, uint64_t size);
+/// device memory, aligned to `align` (a power of two). On failure the
+/// message is recorded on the calling thread.
+tc_status cudaCreateContext(tic_rt_context *ctx, uint64_t size, uint64_t align);
 /// Waits for the device and frees what cudaCreateContext and the launches
 /// allocated (no-op for a CPU context).
 void cudaDestroyContext(tic_rt_context *ctx);
