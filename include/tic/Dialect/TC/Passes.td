@@ -67,6 +67,14 @@ def SplitIndexSet : Pass<"tic-split-index-set", "::mlir::ModuleOp"> {
     nothing. `c + 1` is only formed for constants (no overflow); `i > v` and
     `i <= v` for a run-time `v` stay tests. The loop then vectorizes without
     masked loads and stores (slow on AMD CPUs).
+
+    Then, in every tc.parallel_for with constant bounds, a clamp of an index
+    (`arith.maxsi` / `arith.minsi` of induction variables plus or minus
+    constants, against constants) that the bounds decide becomes the index
+    itself: `max(j - 1, 0)` where j >= 1, `min(j + 1, n - 1)` where
+    j < n - 1 (a clamped stencil read inside its boundary test, or the
+    neighbour words of tic-bit-vectorize), so that neighbouring iterations
+    read neighbouring memory (vector loads, not gathers).
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }

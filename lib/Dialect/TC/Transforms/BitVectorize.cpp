@@ -139,6 +139,14 @@ private:
     return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
   }
   Value ones(Location loc) { return i32c(loc, -1); }
+  /// Lane 0's element index of word `wi` (a word index of the field, so
+  /// 32 wi neither wraps nor changes sign: the flags let the word index
+  /// the access computes from it fold back to `wi`).
+  Value laneZero(Location loc, Value wi) {
+    return arith::MulIOp::create(b, loc, wi, i32c(loc, kLanes),
+                                 arith::IntegerOverflowFlags::nsw |
+                                     arith::IntegerOverflowFlags::nuw);
+  }
   Value zeroW(Location loc) { return i32c(loc, 0); }
 
   /// A uniform integer constant as planes.
@@ -264,7 +272,7 @@ private:
       Value wi = arith::AddIOp::create(b, loc, w, i32c(loc, q + dq));
       wi = arith::MaxSIOp::create(b, loc, wi, i32c(loc, 0));
       wi = arith::MinSIOp::create(b, loc, wi, i32c(loc, words - 1));
-      idx[pos] = arith::MulIOp::create(b, loc, wi, i32c(loc, kLanes));
+      idx[pos] = laneZero(loc, wi);
       auto l = tc::LoadOp::create(b, loc, b.getI32Type(), ld.getFieldAttr(),
                                   idx, ld.getCompAttr());
       l->setAttr(tc::kWholeWordAttrName, b.getUnitAttr());
@@ -362,6 +370,14 @@ private:
     for (int k = 0; k < 2; ++k) {
       Region &from = k ? n.getElseRegion() : n.getThenRegion();
       Region &to = k ? m.getElseRegion() : m.getThenRegion();
+      if (from.empty()) { // no else: one that yields the values before
+        OpBuilder::InsertionGuard g(b);
+        to.dropAllReferences();
+        to.getBlocks().clear();
+        b.createBlock(&to);
+        scf::YieldOp::create(b, n.getLoc(), extra[k]);
+        continue;
+      }
       to.takeBody(from);
       auto y = cast<scf::YieldOp>(to.front().getTerminator());
       SmallVector<Value> ops(y.getOperands());
@@ -478,14 +494,13 @@ private:
         if (llvm::mod(T - off, kLanes) != 0)
           return fail(&op, "a condition on the vectorized index that "
                            "differs between the lanes of a word");
-        // Lane 0 decides: 32 w + off against T.
-        Value j0 = arith::AddIOp::create(
-            b, loc, arith::MulIOp::create(b, loc, w, i32c(loc, kLanes)),
-            i32c(loc, off));
+        // Lane 0 decides: 32 w + off against T, that is w against
+        // (T - off) / 32 (exact), a test on the word index that
+        // tic-split-index-set can turn into the loop's bounds.
         Rep res;
         res.u = arith::CmpIOp::create(
             b, loc, geq ? arith::CmpIPredicate::sge : arith::CmpIPredicate::slt,
-            j0, i32c(loc, T));
+            w, i32c(loc, llvm::divideFloorSigned(T - off, kLanes)));
         map[op.getResult(0)] = res;
         return success();
       }
@@ -523,7 +538,7 @@ private:
       std::optional<Rep> v = asVec(st.getValue(), loc);
       if (!v)
         return fail(&op, "storing the vectorized index");
-      idx[axis] = arith::MulIOp::create(b, loc, w, i32c(loc, kLanes));
+      idx[axis] = laneZero(loc, w);
       auto s = tc::StoreOp::create(b, loc, v->planes[0], st.getFieldAttr(), idx,
                                    st.getCompAttr());
       s->setAttr(tc::kWholeWordAttrName, b.getUnitAttr());
@@ -617,16 +632,22 @@ private:
       if (c.kind != Rep::Uniform)
         return fail(&op, "a branch on lane values (write it with select or "
                          "bitwise operators)");
-      auto n = scf::IfOp::create(b, loc, ifOp.getResultTypes(), c.u,
-                                 /*withElseRegion=*/true);
+      // An else only where the source has one (an if without else or
+      // results is what tic-split-index-set turns into loop bounds).
+      bool hasElse = !ifOp.getElseRegion().empty();
+      Value zero = zeroW(loc); // before the if: nothing may follow it
+      auto n = scf::IfOp::create(b, loc, ifOp.getResultTypes(), c.u, hasElse);
       // Each branch starts from the variables as they are; what they assign
       // leaves the if as extra results (merged below).
       DenseMap<Value, Rep> before = vars, after[2];
-      Value zero = zeroW(loc);
       int side = 0;
       for (auto [src, dst] :
            {std::pair(&ifOp.getThenRegion(), &n.getThenRegion()),
             std::pair(&ifOp.getElseRegion(), &n.getElseRegion())}) {
+        if (dst->empty()) { // no else: the variables stay as they were
+          after[side++] = before;
+          continue;
+        }
         Block *db = &dst->front();
         if (!db->empty())
           db->back().erase();

@@ -47,8 +47,98 @@ struct SplitIndexSetPass : tic::impl::SplitIndexSetBase<SplitIndexSetPass> {
   void runOnOperation() override {
     SmallVector<tc::ParallelForOp> loops;
     getOperation().walk([&](tc::ParallelForOp pf) { loops.push_back(pf); });
-    for (tc::ParallelForOp pf : loops)
+    for (tc::ParallelForOp pf : loops) {
       split(pf);
+      foldClamps(pf);
+    }
+  }
+
+  /// The value of `v` when it is a constant, or min/max of constants (the
+  /// bounds `split` builds).
+  static std::optional<int64_t> constOf(Value v) {
+    APInt c;
+    if (matchPattern(v, m_ConstantInt(&c)) && c.getBitWidth() <= 64)
+      return c.getSExtValue();
+    Operation *op = v.getDefiningOp();
+    if (!isa_and_nonnull<arith::MaxSIOp, arith::MinSIOp>(op))
+      return std::nullopt;
+    auto a = constOf(op->getOperand(0)), b = constOf(op->getOperand(1));
+    if (!a || !b)
+      return std::nullopt;
+    return isa<arith::MaxSIOp>(op) ? std::max(*a, *b) : std::min(*a, *b);
+  }
+
+  using Range = std::pair<int64_t, int64_t>; // [lo, hi], inclusive
+
+  /// The values `v` takes in `pf`'s iterations, where simple: induction
+  /// variables over constant bounds, constants, and + - min max of them.
+  static std::optional<Range> rangeOf(Value v, tc::ParallelForOp pf,
+                                      unsigned depth = 0) {
+    if (auto c = constOf(v))
+      return Range{*c, *c};
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      if (arg.getOwner() != &pf.getBody().front())
+        return std::nullopt;
+      auto lb = constOf(pf.getLowerBounds()[arg.getArgNumber()]);
+      auto ub = constOf(pf.getUpperBounds()[arg.getArgNumber()]);
+      if (!lb || !ub || *lb >= *ub)
+        return std::nullopt;
+      return Range{*lb, *ub - 1};
+    }
+    Operation *op = v.getDefiningOp();
+    if (!op || depth > 8 || op->getNumOperands() != 2 ||
+        !isa<arith::AddIOp, arith::SubIOp, arith::MaxSIOp, arith::MinSIOp>(op))
+      return std::nullopt;
+    auto a = rangeOf(op->getOperand(0), pf, depth + 1);
+    auto b = rangeOf(op->getOperand(1), pf, depth + 1);
+    if (!a || !b)
+      return std::nullopt;
+    unsigned width = v.getType().getIntOrFloatBitWidth();
+    Range r;
+    if (isa<arith::AddIOp>(op))
+      r = {a->first + b->first, a->second + b->second};
+    else if (isa<arith::SubIOp>(op))
+      r = {a->first - b->second, a->second - b->first};
+    else if (isa<arith::MaxSIOp>(op))
+      r = {std::max(a->first, b->first), std::max(a->second, b->second)};
+    else
+      r = {std::min(a->first, b->first), std::min(a->second, b->second)};
+    // Operands are at most 32-bit here in practice; a sum that could wrap
+    // its type has no simple range.
+    if (width < 64 && (r.first < -(int64_t(1) << (width - 1)) ||
+                       r.second >= (int64_t(1) << (width - 1))))
+      return std::nullopt;
+    return r;
+  }
+
+  /// Clamps of indices the loop's bounds make redundant (`max(j - 1, 0)`
+  /// where j >= 1, `min(j + 1, n - 1)` where j < n - 1: bit_vectorize's
+  /// neighbour words, or a stencil's clamped reads inside its boundary
+  /// test) become the index itself, so that neighbouring iterations access
+  /// neighbouring memory (vector loads, not gathers).
+  void foldClamps(tc::ParallelForOp pf) {
+    SmallVector<Operation *> folded;
+    pf.getBody().walk([&](Operation *op) {
+      if (!isa<arith::MaxSIOp, arith::MinSIOp>(op))
+        return;
+      auto a = rangeOf(op->getOperand(0), pf);
+      auto b = rangeOf(op->getOperand(1), pf);
+      if (!a || !b)
+        return;
+      bool isMax = isa<arith::MaxSIOp>(op);
+      Value keep;
+      if (isMax ? a->first >= b->second : a->second <= b->first)
+        keep = op->getOperand(0);
+      else if (isMax ? b->first >= a->second : b->second <= a->first)
+        keep = op->getOperand(1);
+      if (keep) {
+        op->getResult(0).replaceAllUsesWith(keep);
+        folded.push_back(op);
+      }
+    });
+    for (Operation *op : llvm::reverse(folded))
+      if (op->use_empty())
+        op->erase();
   }
 
   /// `v` is usable before `pf`: defined outside it, or a constant (cloned).
