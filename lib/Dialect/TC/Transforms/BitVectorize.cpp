@@ -1,8 +1,9 @@
 //===- BitVectorize.cpp - tic-bit-vectorize -------------------------------===//
 //
 // QuanTaichi's bit-array vectorization (docs/quant.md): in a kernel marked
-// `tc.bit_vectorize = 32` (`bit_vectorize(32);`), a struct-for over a 1-bit
-// field in a 32-lane bit_array becomes a parallel loop over its words (on a
+// `tc.bit_vectorize = W` (`bit_vectorize(W);`, W = 8, 16, 32 or 64; 32 in
+// the examples below), a struct-for over a 1-bit field in a W-lane
+// bit_array of W-bit words becomes a parallel loop over its words (on a
 // sparse path, a struct-for over the bit_array's parent, whose cells are the
 // words). Each iteration computes the 32 lanes of its word at once:
 //
@@ -47,7 +48,9 @@ using namespace tic;
 
 namespace {
 
-constexpr int64_t kLanes = 32;
+/// The word widths `bit_vectorize(W)` takes: W lanes of 1 bit per W-bit
+/// word.
+bool isLaneWidth(int64_t w) { return w == 8 || w == 16 || w == 32 || w == 64; }
 
 /// What a value of the scalar loop is in the vectorized one.
 struct Rep {
@@ -83,20 +86,22 @@ arith::CmpIPredicate swapped(arith::CmpIPredicate p) {
   }
 }
 
-/// The place of a 1-bit field in a 32-lane bit_array along `axis`.
-bool isBitLaneField(const snode::PlaceLayout *p, int64_t axis) {
-  if (!p || !p->isQuant() || !p->inBitArray || p->wordBits != kLanes ||
+/// The place of a 1-bit field in a bit_array of `lanes` lanes in
+/// `lanes`-bit words along `axis`.
+bool isBitLaneField(const snode::PlaceLayout *p, int64_t axis, int64_t lanes) {
+  if (!p || !p->isQuant() || !p->inBitArray || p->wordBits != lanes ||
       p->quant.size() != 1 || p->quant[0].getWidth() != 1)
     return false;
   const snode::NodeLayout *a = p->parent;
-  return a->axes.size() == 1 && a->axes[0] == axis && a->shape[0] == kLanes;
+  return a->axes.size() == 1 && a->axes[0] == axis && a->shape[0] == lanes;
 }
 
 class Vectorizer {
 public:
-  Vectorizer(OpBuilder &b, const snode::SNodeLayout &layout, int64_t axis,
-             int64_t words, Value w)
-      : b(b), layout(layout), axis(axis), words(words), w(w) {}
+  Vectorizer(OpBuilder &b, const snode::SNodeLayout &layout, int64_t lanes,
+             int64_t axis, int64_t words, Value w)
+      : b(b), layout(layout), lanes(lanes), axis(axis), words(words), w(w),
+        wordType(b.getIntegerType(unsigned(lanes))) {}
 
   DenseMap<Value, Rep> map;
   /// The random words made for random(u32) lanes.
@@ -126,8 +131,9 @@ public:
 private:
   OpBuilder &b;
   const snode::SNodeLayout &layout;
-  int64_t axis, words;
+  int64_t lanes, axis, words;
   Value w; ///< the word index (the vectorized axis' induction variable)
+  Type wordType; ///< the words of lanes (and of bit planes): i<lanes>
   DenseMap<Value, Rep> vars; ///< memref locals: their current value
 
   LogicalResult fail(Operation *op, const Twine &what) {
@@ -135,19 +141,24 @@ private:
            << what << " is not supported in a vectorized loop (docs/quant.md)";
   }
 
+  /// An index constant.
   Value i32c(Location loc, int64_t v) {
     return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
   }
-  Value ones(Location loc) { return i32c(loc, -1); }
+  /// A word constant.
+  Value wordc(Location loc, int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, wordType, v);
+  }
+  Value ones(Location loc) { return wordc(loc, -1); }
   /// Lane 0's element index of word `wi` (a word index of the field, so
   /// 32 wi neither wraps nor changes sign: the flags let the word index
   /// the access computes from it fold back to `wi`).
   Value laneZero(Location loc, Value wi) {
-    return arith::MulIOp::create(b, loc, wi, i32c(loc, kLanes),
+    return arith::MulIOp::create(b, loc, wi, i32c(loc, lanes),
                                  arith::IntegerOverflowFlags::nsw |
                                      arith::IntegerOverflowFlags::nuw);
   }
-  Value zeroW(Location loc) { return i32c(loc, 0); }
+  Value zeroW(Location loc) { return wordc(loc, 0); }
 
   /// A uniform integer constant as planes.
   std::optional<Rep> constVec(Value v, Location loc) {
@@ -208,6 +219,28 @@ private:
   Value notW(Location loc, Value a) { return xorW(loc, a, ones(loc)); }
   Value orZero(Location loc, Value v) { return v ? v : zeroW(loc); }
 
+  /// A word of random bits (one random(u32) per 32 bits); its ops are
+  /// recorded in `randoms`, users first, to be dropped if no plane uses it.
+  Value randomWord(Location loc) {
+    auto r0 = tc::RandomOp::create(b, loc, b.getI32Type());
+    if (lanes == 32) {
+      randoms.push_back(r0);
+      return r0;
+    }
+    if (lanes < 32) {
+      auto t = arith::TruncIOp::create(b, loc, wordType, r0);
+      randoms.append({t, r0});
+      return t;
+    }
+    auto r1 = tc::RandomOp::create(b, loc, b.getI32Type());
+    auto lo = arith::ExtUIOp::create(b, loc, wordType, r0);
+    auto hi = arith::ExtUIOp::create(b, loc, wordType, r1);
+    auto hs = arith::ShLIOp::create(b, loc, hi, wordc(loc, 32));
+    auto word = arith::OrIOp::create(b, loc, lo, hs);
+    randoms.append({word, hs, hi, lo, r1, r0});
+    return word;
+  }
+
   static unsigned bitsFor(uint64_t hi) {
     return std::max(1u, unsigned(llvm::Log2_64(hi) + 1));
   }
@@ -216,10 +249,26 @@ private:
     Rep r;
     r.kind = Rep::Vec;
     r.hi = std::min<uint64_t>(x.hi + y.hi, 0xffffffffu);
-    unsigned n = bitsFor(r.hi);
-    Value carry;
+    return ripple(loc, x, y, bitsFor(r.hi), Value(), false, r);
+  }
+
+  /// x - y in `bits`-bit lanes (wrapping, as the scalar program's u32 or
+  /// i32 arithmetic): x + not(y) + 1 over all `bits` planes.
+  Rep sub(Location loc, const Rep &x, const Rep &y, unsigned bits) {
+    Rep r;
+    r.kind = Rep::Vec;
+    r.hi = bits >= 32 ? 0xffffffffu : (uint64_t(1) << bits) - 1;
+    return ripple(loc, x, y, bits, ones(loc), true, r);
+  }
+
+  /// A ripple-carry adder of x and y (inverted when `invertY`) with carry
+  /// in `carry` (or none) over `n` planes, into `r`.
+  Rep ripple(Location loc, const Rep &x, const Rep &y, unsigned n, Value carry,
+             bool invertY, Rep r) {
     for (unsigned k = 0; k < n; ++k) {
       Value a = orZero(loc, plane(x, k)), c = orZero(loc, plane(y, k));
+      if (invertY)
+        c = notW(loc, c);
       Value s = xorW(loc, a, c);
       Value sum = carry ? xorW(loc, s, carry) : s;
       Value gen = andW(loc, a, c);
@@ -266,15 +315,15 @@ private:
   /// vectorized position replaced).
   Value laneWord(Location loc, tc::LoadOp ld, SmallVector<Value> idx,
                  unsigned pos, int64_t off) {
-    int64_t q = llvm::divideFloorSigned(off, kLanes), r = off - q * kLanes;
+    int64_t q = llvm::divideFloorSigned(off, lanes), r = off - q * lanes;
     auto wordAt = [&](int64_t dq) -> Value {
       // Clamped to the field's words; lane 0's element index.
       Value wi = arith::AddIOp::create(b, loc, w, i32c(loc, q + dq));
       wi = arith::MaxSIOp::create(b, loc, wi, i32c(loc, 0));
       wi = arith::MinSIOp::create(b, loc, wi, i32c(loc, words - 1));
       idx[pos] = laneZero(loc, wi);
-      auto l = tc::LoadOp::create(b, loc, b.getI32Type(), ld.getFieldAttr(),
-                                  idx, ld.getCompAttr());
+      auto l = tc::LoadOp::create(b, loc, wordType, ld.getFieldAttr(), idx,
+                                  ld.getCompAttr());
       l->setAttr(tc::kWholeWordAttrName, b.getUnitAttr());
       return l;
     };
@@ -282,8 +331,8 @@ private:
     if (r == 0)
       return lo;
     Value hi = wordAt(1);
-    return orW(loc, arith::ShRUIOp::create(b, loc, lo, i32c(loc, r)),
-               arith::ShLIOp::create(b, loc, hi, i32c(loc, kLanes - r)));
+    return orW(loc, arith::ShRUIOp::create(b, loc, lo, wordc(loc, r)),
+               arith::ShLIOp::create(b, loc, hi, wordc(loc, lanes - r)));
   }
 
   /// Indices mapped: uniform ones as they are; the vectorized one (at
@@ -356,7 +405,7 @@ private:
         out.hi = std::max(r[0].hi, r[1].hi);
         size_t np = std::max(r[0].planes.size(), r[1].planes.size());
         for (size_t p = 0; p < np; ++p) {
-          types.push_back(b.getI32Type());
+          types.push_back(wordType);
           for (int k = 0; k < 2; ++k)
             extra[k].push_back(p < r[k].planes.size() ? r[k].planes[p] : zero);
         }
@@ -407,11 +456,10 @@ private:
   /// field along the vectorized axis, indexed there by j + `off`.
   LogicalResult laneAccess(Operation *op, StringRef field, ValueRange in,
                            SmallVector<Value> &idx, int64_t &off) {
-    if (!isBitLaneField(layout.lookupPlace(field), axis))
+    if (!isBitLaneField(layout.lookupPlace(field), axis, lanes))
       return fail(op, (isa<tc::LoadOp>(op) ? "a load of '" : "a store to '") +
-                          field +
-                          "' (only 1-bit fields in 32-lane bit_arrays "
-                          "along the vectorized axis)");
+                          field + "' (only 1-bit fields in " + Twine(lanes) +
+                          "-lane bit_arrays along the vectorized axis)");
     int pos;
     if (failed(indices(op, in, idx, pos, off)))
       return failure();
@@ -491,7 +539,7 @@ private:
         default:
           return fail(&op, "'==' or '!=' on the vectorized index");
         }
-        if (llvm::mod(T - off, kLanes) != 0)
+        if (llvm::mod(T - off, lanes) != 0)
           return fail(&op, "a condition on the vectorized index that "
                            "differs between the lanes of a word");
         // Lane 0 decides: 32 w + off against T, that is w against
@@ -500,7 +548,7 @@ private:
         Rep res;
         res.u = arith::CmpIOp::create(
             b, loc, geq ? arith::CmpIPredicate::sge : arith::CmpIPredicate::slt,
-            w, i32c(loc, llvm::divideFloorSigned(T - off, kLanes)));
+            w, i32c(loc, llvm::divideFloorSigned(T - off, lanes)));
         map[op.getResult(0)] = res;
         return success();
       }
@@ -544,8 +592,8 @@ private:
       s->setAttr(tc::kWholeWordAttrName, b.getUnitAttr());
       return success();
     }
-    if (isa<arith::AddIOp, arith::AndIOp, arith::OrIOp, arith::XOrIOp,
-            arith::CmpIOp>(op)) {
+    if (isa<arith::AddIOp, arith::SubIOp, arith::AndIOp, arith::OrIOp,
+            arith::XOrIOp, arith::CmpIOp>(op)) {
       std::optional<Rep> x = asVec(op.getOperand(0), loc),
                          y = asVec(op.getOperand(1), loc);
       if (!x || !y)
@@ -555,8 +603,24 @@ private:
       r.kind = Rep::Vec;
       if (isa<arith::AddIOp>(op)) {
         r = add(loc, *x, *y);
+      } else if (isa<arith::SubIOp>(op)) {
+        r = sub(loc, *x, *y, op.getResult(0).getType().getIntOrFloatBitWidth());
       } else if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
         using P = arith::CmpIPredicate;
+        // A signed comparison of lanes that may be negative (a
+        // difference's): unsigned on the values with the sign bit flipped.
+        unsigned bits = cmp.getLhs().getType().getIntOrFloatBitWidth();
+        bool isSigned =
+            cmp.getPredicate() == P::slt || cmp.getPredicate() == P::sle ||
+            cmp.getPredicate() == P::sgt || cmp.getPredicate() == P::sge;
+        if (isSigned && bits > 1 &&
+            (x->planes.size() >= bits || y->planes.size() >= bits)) {
+          for (Rep *v : {&*x, &*y}) {
+            while (v->planes.size() < bits)
+              v->planes.push_back(zeroW(loc));
+            v->planes[bits - 1] = notW(loc, v->planes[bits - 1]);
+          }
+        }
         Value m;
         switch (cmp.getPredicate()) {
         case P::eq:
@@ -679,9 +743,7 @@ private:
       r.kind = Rep::Vec;
       r.hi = 0xffffffffu;
       for (int k = 0; k < 32; ++k) {
-        auto word = tc::RandomOp::create(b, loc, b.getI32Type());
-        randoms.push_back(word);
-        r.planes.push_back(word);
+        r.planes.push_back(randomWord(loc));
       }
       map[rnd.getResult()] = r;
       return success();
@@ -720,50 +782,59 @@ struct BitVectorizePass : tic::impl::BitVectorizeBase<BitVectorizePass> {
       auto width = kernel->getAttrOfType<IntegerAttr>("tc.bit_vectorize");
       if (!width)
         return;
-      if (width.getInt() != kLanes) {
+      int64_t lanes = width.getInt();
+      if (!isLaneWidth(lanes)) {
         kernel.emitError("bit_vectorize(")
-            << width.getInt() << ") is not supported yet: only "
-            << "bit_vectorize(32) (32-bit words of 1-bit lanes)";
+            << lanes << "): the word width must be 8, 16, 32 or 64";
         failedAny = true;
         return;
       }
       SmallVector<tc::StructForOp> loops;
       kernel.walk([&](tc::StructForOp sf) { loops.push_back(sf); });
       if (loops.empty()) {
-        kernel.emitError("bit_vectorize(32) needs a loop over a 1-bit "
-                         "bit_array field (`for i, j in x`)");
+        kernel.emitError("bit_vectorize(")
+            << lanes << ") needs a loop over a 1-bit bit_array field "
+            << "(`for i, j in x`)";
         failedAny = true;
       }
       for (tc::StructForOp sf : loops)
-        if (failed(vectorize(sf, layout)))
+        if (failed(vectorize(sf, layout, lanes)))
           failedAny = true;
     });
     if (failedAny)
       signalPassFailure();
   }
 
-  LogicalResult vectorize(tc::StructForOp sf,
-                          const snode::SNodeLayout &layout) {
+  LogicalResult vectorize(tc::StructForOp sf, const snode::SNodeLayout &layout,
+                          int64_t lanes) {
+    std::string what = ("bit_vectorize(" + Twine(lanes) + ")").str();
     const snode::PlaceLayout *p = layout.lookupPlace(sf.getTarget());
     if (!p || !p->isQuant() || !p->inBitArray)
-      return sf.emitError("bit_vectorize(32): the loop must be over a 1-bit "
-                          "field in a bit_array (this one is over '")
+      return sf.emitError(what)
+             << ": the loop must be over a 1-bit field in a bit_array (this "
+                "one is over '"
              << sf.getTarget() << "')";
     int64_t axis = p->parent->axes[0];
-    if (!isBitLaneField(p, axis))
-      return sf.emitError("bit_vectorize(32): '")
-             << sf.getTarget()
-             << "' must be a 1-bit field in a bit_array of 32 lanes in "
-                "32-bit words";
+    if (p->quant.size() == 1 && p->quant[0].getWidth() != 1)
+      return sf.emitError(what)
+             << " over " << p->quant[0].getWidth()
+             << "-bit lanes is not supported yet (only 1-bit fields: '"
+             << sf.getTarget() << "')";
+    if (!isBitLaneField(p, axis, lanes))
+      return sf.emitError(what)
+             << ": '" << sf.getTarget()
+             << "' must be a 1-bit field in a bit_array of " << lanes
+             << " lanes in " << lanes << "-bit words";
     bool sparse = llvm::any_of(p->levels, [](const snode::LevelAccess &lv) {
       return !snode::isAlwaysActive(lv.node->kind);
     });
-    if (p->shape[axis] % kLanes != 0)
-      return sf.emitError("bit_vectorize(32): the extent of the vectorized "
-                          "axis must be a multiple of 32");
+    if (p->shape[axis] % lanes != 0)
+      return sf.emitError(what)
+             << ": the extent of the vectorized axis must be a multiple of "
+             << lanes;
     OpBuilder b(sf);
     Location loc = sf.getLoc();
-    int64_t words = p->shape[axis] / kLanes;
+    int64_t words = p->shape[axis] / lanes;
     Operation *loop;
     Block *body;
     if (sparse) {
@@ -773,9 +844,9 @@ struct BitVectorizePass : tic::impl::BitVectorizeBase<BitVectorizePass> {
       const snode::NodeLayout *words_ = p->parent->parent;
       if (!words_ || words_->cellIndexShape.size() != p->shape.size() ||
           words_->cellIndexShape[axis] != words)
-        return sf.emitError("bit_vectorize(32) over this sparse layout is not "
-                            "supported yet (the bit_array needs a parent whose "
-                            "cells are its words)");
+        return sf.emitError(what)
+               << " over this sparse layout is not supported yet (the "
+                  "bit_array needs a parent whose cells are its words)";
       auto w = tc::StructForOp::create(b, loc, words_->name, false, nullptr,
                                        nullptr, nullptr);
       body = new Block();
@@ -795,7 +866,8 @@ struct BitVectorizePass : tic::impl::BitVectorizeBase<BitVectorizePass> {
       loop = pf;
     }
     OpBuilder ib = OpBuilder::atBlockEnd(body);
-    Vectorizer v(ib, layout, axis, words, body->getArgument(unsigned(axis)));
+    Vectorizer v(ib, layout, lanes, axis, words,
+                 body->getArgument(unsigned(axis)));
     for (auto [k, iv] : llvm::enumerate(sf.getInductionVars())) {
       Rep r;
       if (int64_t(k) == axis) {
