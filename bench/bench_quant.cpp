@@ -1,7 +1,8 @@
 // bench/bench_quant.cpp - quantized stores (bench/quant.tc) against a
 // hand-written C++/OpenMP loop packing the same 32-bit words: a in bits
 // [0, 10), b in [10, 21), c in [21, 32), two's complement, wrapping (the
-// layout docs/quant.md defines). The variant (TIC_VARIANT) names the tic
+// layout docs/quant.md defines); and a quantized matmul against an
+// int8/int32 one. The variant (TIC_VARIANT) names the tic
 // options the module was built with: the store optimisations' ablation.
 #include "common.h"
 #include "quant.h"
@@ -24,6 +25,22 @@ inline uint32_t pack(int32_t a, int32_t b, int32_t c) {
 }
 inline int32_t field(uint32_t w, int off, int bits) {
   return int32_t(w << (32 - off - bits)) >> (32 - bits);
+}
+
+// The matmul's reference: int8 matrices, a 32-bit accumulator per element
+// (the sum wraps to 24 bits at the end, as tic's field wraps at every +=:
+// the same value modulo 2^24).
+const int64_t kMShape[] = QUANT_MC_SHAPE;
+const int64_t kM = kMShape[0];
+void matmulRef(const int8_t *a, const int8_t *b, int32_t *c) {
+#pragma omp parallel for schedule(static)
+  for (int64_t i = 0; i < kM; ++i)
+    for (int64_t j = 0; j < kM; ++j) {
+      int32_t acc = 0;
+      for (int64_t k = 0; k < kM; ++k)
+        acc += int32_t(a[i * kM + k]) * int32_t(b[k * kM + j]);
+      c[i * kM + j] = int32_t(uint32_t(acc) << 8) >> 8;
+    }
 }
 
 void storeRef(uint32_t *w, int64_t n, int32_t s) {
@@ -83,6 +100,40 @@ int main(int argc, char **argv) {
   Pair up = medianPairMs(args, [&] { quant_update(ctx, 1); },
                          [&] { updateRef(w.get(), n, 1); });
   result("quant_update", TIC_VARIANT, up.ours, up.ref, err, 8.0 * n * 1e-9);
+
+  // --- matmul: int8 in, 24-bit out, against the int8/int32 reference -------
+  {
+    const size_t mm = size_t(kM * kM);
+    std::unique_ptr<int8_t[]> a8(new int8_t[mm]), b8(new int8_t[mm]);
+    std::unique_ptr<int32_t[]> a32(new int32_t[mm]), b32(new int32_t[mm]);
+    std::unique_ptr<int32_t[]> cref(new int32_t[mm]), cgot(new int32_t[mm]);
+    uint32_t r = 0x9e3779b9u;
+    for (size_t k = 0; k < mm; ++k) {
+      r = r * 1664525u + 1013904223u;
+      a8[k] = int8_t(r >> 24);
+      r = r * 1664525u + 1013904223u;
+      b8[k] = int8_t(r >> 24);
+      a32[k] = a8[k];
+      b32[k] = b8[k];
+    }
+    TC_CHECK(ctx, quant_last_error, quant_ma_write(ctx, a32.get(), mm));
+    TC_CHECK(ctx, quant_last_error, quant_mb_write(ctx, b32.get(), mm));
+    TC_CHECK(ctx, quant_last_error, quant_matmul(ctx));
+    TC_CHECK(ctx, quant_last_error, quant_mc_read(ctx, cgot.get(), mm));
+    matmulRef(a8.get(), b8.get(), cref.get());
+    double merr = 0;
+    for (size_t k = 0; k < mm; ++k)
+      merr = std::max(merr, std::fabs(double(cgot[k]) - double(cref[k])));
+    checkErr("quant_matmul", merr, 0.0);
+    Pair mp = medianPairMs(
+        args, [&] { quant_matmul(ctx); },
+        [&] { matmulRef(a8.get(), b8.get(), cref.get()); });
+    char rate[96];
+    const double gmacs = double(kM) * kM * kM * 1e-9;
+    std::snprintf(rate, sizeof rate, "gmacs_ours=%.2f gmacs_ref=%.2f",
+                  gmacs / (mp.ours * 1e-3), gmacs / (mp.ref * 1e-3));
+    result("quant_matmul", TIC_VARIANT, mp.ours, mp.ref, merr, 0, rate);
+  }
   quant_destroy(ctx);
   return 0;
 }
