@@ -227,12 +227,15 @@ void Generator::genPlace(const tsema::FieldInfo *f) {
 
 void Generator::genSNode(const tsema::SNode *n) {
   Location l = loc(n->range);
-  if (n->kind == tsema::SNode::Kind::Hash && n->parent &&
-      n->parent->kind != tsema::SNode::Kind::Root) {
-    error(n->range, "a 'hash' SNode below another SNode is not supported yet "
-                    "(hash SNodes compile as children of root)");
-    return;
-  }
+  if (n->kind == tsema::SNode::Kind::Hash)
+    for (const tsema::SNode *p = n->parent;
+         p && p->kind != tsema::SNode::Kind::Root; p = p->parent)
+      if (p->kind != tsema::SNode::Kind::Dense) {
+        error(n->range, "a 'hash' SNode below a sparse SNode is not supported "
+                        "yet (a hash SNode is a child of root or of dense "
+                        "SNodes)");
+        return;
+      }
   SmallVector<int64_t> axes(n->axes.begin(), n->axes.end());
   SmallVector<int64_t> shape(n->shape.begin(), n->shape.end());
   tic::snode::SNodeContainerOpInterface op;

@@ -872,7 +872,8 @@ struct AppendLowering : SNodePattern<AppendOp> {
 };
 
 /// snode.hash_entry: entry %e of the pool (every entry ever allocated),
-/// its flag and its key's cell indices.
+/// its flag and its key's slots (cell indices, then a nested hash's parent
+/// cell).
 struct HashEntryLowering : SNodePattern<HashEntryOp> {
   using SNodePattern::SNodePattern;
   LogicalResult
@@ -895,12 +896,13 @@ struct HashEntryLowering : SNodePattern<HashEntryOp> {
     results.push_back(arith::CmpIOp::create(
         rewriter, loc, arith::CmpIPredicate::ne, loadFlag(rewriter, loc, entry),
         arith::ConstantIntOp::create(rewriter, loc, i32, 0)));
-    unsigned bits = getHashKeyBits(n->axes.size());
+    size_t slots = op.getIndices().size(); // getHashKeySlots
+    unsigned bits = getHashKeyBits(unsigned(slots));
     Type keyTy = rewriter.getIntegerType(bits);
     Value key = LLVM::LoadOp::create(
         rewriter, loc, keyTy, entryField(rewriter, loc, entry, kHashKeyOffset),
         std::min(16u, bits / 8));
-    for (size_t k = 0; k < n->axes.size(); ++k) {
+    for (size_t k = 0; k < slots; ++k) {
       Value v = key;
       if (k)
         v = arith::ShRUIOp::create(

@@ -313,9 +313,10 @@ struct ConvertSNodeToLLVMPass
           if (!p->supported)
             why = p;
         if (why->kind == SNodeKind::Hash)
-          op->emitOpError("lowering of a 'hash' SNode below another SNode "
-                          "is not supported yet (hash SNodes are children "
-                          "of their tree's root)");
+          op->emitOpError("lowering of a 'hash' SNode below a sparse "
+                          "SNode is not supported yet (hash SNodes are "
+                          "children of their tree's root or of dense SNodes, "
+                          "below at most 2^31 - 1 parent cells)");
         else
           op->emitOpError("lowering of '")
               << stringifySNodeKind(why->kind)

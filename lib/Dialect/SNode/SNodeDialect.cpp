@@ -178,6 +178,12 @@ int64_t tic::snode::getComponentSize(Type type) {
   return 0;
 }
 
+unsigned tic::snode::getHashKeySlots(SNodeContainerOpInterface c) {
+  return getHashKeySlots(
+      unsigned(c.getAxesArray().size()),
+      isa_and_nonnull<SNodeContainerOpInterface>(c->getParentOp()));
+}
+
 std::optional<int64_t> tic::snode::getContainerBytes(SNodeKind kind,
                                                      int64_t numCells,
                                                      int64_t cellSize,
@@ -808,9 +814,10 @@ LogicalResult HashEntryOp::verifySymbolUses(SymbolTableCollection &tables) {
                                  tables)))
     return failure();
   auto c = lookupNode(*this, getNode(), &tables);
-  if (getIndices().size() != c.getAxesArray().size())
+  if (getIndices().size() != getHashKeySlots(c))
     return emitOpError("hash SNode '")
-           << getNode() << "' has " << c.getAxesArray().size() << " axes, got "
+           << getNode() << "' has " << getHashKeySlots(c)
+           << " key slots (its axes, and its parent's cell below a node), got "
            << getIndices().size() << " indices";
   return success();
 }

@@ -58,8 +58,19 @@ SNodeLayout::SNodeLayout(Operation *moduleOp) {
       for (const NodeLayout *p : chain)
         if (llvm::is_contained(p->axes, n.axes[k])) n.needsMod[k] = true;
     }
-    if (n.kind == SNodeKind::Hash && n.parent)
-      n.supported = false;
+    if (n.kind == SNodeKind::Hash && n.parent) {
+      // Below dense nodes only (their cells always exist), and with at
+      // most 2^31 - 1 parent cells (the key's last slot numbers them).
+      n.nestedHash = true;
+      for (const NodeLayout *p : chain) {
+        if (p->kind != SNodeKind::Dense ||
+            __builtin_mul_overflow(n.hashParentCells, p->numCells,
+                                   &n.hashParentCells))
+          n.supported = false;
+      }
+      if (n.hashParentCells > INT32_MAX)
+        n.supported = false;
+    }
     n.underHash = n.kind == SNodeKind::Hash;
     for (const NodeLayout *p : chain)
       n.underHash |= p->kind == SNodeKind::Hash;

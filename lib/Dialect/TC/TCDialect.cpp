@@ -430,16 +430,18 @@ static LogicalResult verifyListOp(Operation *op, StringRef node,
   return success();
 }
 /// The node of a tc.hash_entries / hash_entry: a hash node (and, for an
-/// entry, one index per axis of it).
+/// entry, one index per key slot of it: per axis, then the parent's cell
+/// below another node).
 static LogicalResult verifyHashOp(Operation *op, StringRef node,
                                   std::optional<size_t> numIndices,
                                   SymbolTableCollection &tables) {
   auto c = nodeOfKind(op, node, snode::SNodeKind::Hash, tables);
   if (!c)
     return failure();
-  if (numIndices && *numIndices != c.getAxesArray().size())
+  if (numIndices && *numIndices != snode::getHashKeySlots(c))
     return op->emitOpError("hash SNode '")
-           << node << "' has " << c.getAxesArray().size() << " axes, got "
+           << node << "' has " << snode::getHashKeySlots(c)
+           << " key slots (its axes, and its parent's cell below a node), got "
            << *numIndices << " indices";
   return success();
 }

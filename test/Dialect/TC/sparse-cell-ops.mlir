@@ -118,7 +118,35 @@ snode.tree @root {
   snode.hash @h axes [0, 1] shape [4, 4] { snode.place @x : [f32] }
 }
 tc.kernel @k(%e: i32) -> i1 {
-  // expected-error @+1 {{hash SNode 'h' has 2 axes, got 1 indices}}
+  // expected-error @+1 {{hash SNode 'h' has 2 key slots (its axes, and its parent's cell below a node), got 1 indices}}
+  %a:2 = tc.hash_entry @h[%e] : i1, i32
+  tc.return %a#0 : i1
+}
+
+// -----
+
+// Below a dense node, a hash entry's key also numbers its parent's cell.
+snode.tree @root {
+  snode.dense @d axes [0] shape [3] {
+    snode.hash @h axes [1] shape [4] { snode.place @x : [f32] }
+  }
+}
+// CHECK-LABEL: tc.kernel @nested
+// CHECK: %{{.*}}, %{{.*}}:2 = tc.hash_entry @h[%{{.*}}] : i1, i32, i32
+tc.kernel @nested(%e: i32) -> i1 {
+  %a:3 = tc.hash_entry @h[%e] : i1, i32, i32
+  tc.return %a#0 : i1
+}
+
+// -----
+
+snode.tree @root {
+  snode.dense @d axes [0] shape [3] {
+    snode.hash @h axes [1] shape [4] { snode.place @x : [f32] }
+  }
+}
+tc.kernel @k(%e: i32) -> i1 {
+  // expected-error @+1 {{hash SNode 'h' has 2 key slots (its axes, and its parent's cell below a node), got 1 indices}}
   %a:2 = tc.hash_entry @h[%e] : i1, i32
   tc.return %a#0 : i1
 }

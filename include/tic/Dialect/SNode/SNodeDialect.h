@@ -115,9 +115,19 @@ inline int64_t getHashCellOffset(int64_t cellAlign) {
 inline int64_t getHashEntryBytes(int64_t cellSize, int64_t cellAlign) {
   return (getHashCellOffset(cellAlign) + cellSize + 15) / 16 * 16;
 }
-/// Bits of a hash node's packed key: 32 per axis, in an i32, i64 or i128.
-inline unsigned getHashKeyBits(unsigned numAxes) {
-  return numAxes <= 1 ? 32 : numAxes == 2 ? 64 : 128;
+/// The 32-bit slots of a hash node's key: its cell indices, one per axis,
+/// then, for a hash below other nodes (`nested`: dense ones), the number of
+/// its parent's cell among all the parent node's cells (row-major over the
+/// path from the root).
+inline unsigned getHashKeySlots(unsigned numAxes, bool nested) {
+  return numAxes + (nested ? 1 : 0);
+}
+/// The key slots of hash node `c` (nested when its parent is a node).
+unsigned getHashKeySlots(SNodeContainerOpInterface c);
+/// Bits of a hash node's packed key of `numSlots` slots (getHashKeySlots):
+/// 32 per slot, in an i32, i64 or i128.
+inline unsigned getHashKeyBits(unsigned numSlots) {
+  return numSlots <= 1 ? 32 : numSlots == 2 ? 64 : 128;
 }
 /// The alignment of the container (of its first byte in the parent's cell).
 int64_t getContainerAlign(SNodeKind kind, int64_t cellAlign);

@@ -82,8 +82,13 @@ struct NodeLayout {
   /// hash: its buckets (a power of two) and the offset of the cell in an
   /// entry (docs/sparse.md).
   int64_t hashBuckets = 0, hashCellOffset = 0;
+  /// hash below other (dense) nodes: each parent cell holds a bucket array,
+  /// and a key ends with the parent cell's number among the
+  /// `hashParentCells` cells of the path above (getHashKeySlots).
+  bool nestedHash = false;
+  int64_t hashParentCells = 1;
   /// Lowerable with today's code (a hash node only as a child of its
-  /// tree's root, on every node of the path)?
+  /// tree's root or of dense nodes, on every node of the path)?
   bool supported = true;
 };
 

@@ -345,8 +345,10 @@ def SNode_HashEntryOp : SNode_Op<"hash_entry", [
   let description = [{
     `%a, %i, %j = snode.hash_entry %base, @h[%e] : i1, i32, i32` reads entry
     `%e` of the pool of hash node `@h` (`%base` from `snode.pool_view`):
-    whether it holds an active cell, and that cell's indices (one per axis
-    of `@h`). A struct-for over a hash path runs over the entries.
+    whether it holds an active cell, and that cell's key: its indices (one
+    per axis of `@h`), then, for a hash below dense nodes, the number of its
+    parent's cell over the path (getHashKeySlots). A struct-for over a hash
+    path runs over the entries.
   }];
   let arguments = (ins AnyType:$base, FlatSymbolRefAttr:$node, I32:$entry);
   let results = (outs I1:$active, Variadic<I32>:$indices);

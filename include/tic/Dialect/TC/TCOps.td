@@ -294,7 +294,9 @@ def TC_HashEntryOp : TC_Op<"hash_entry", [MemoryEffects<[MemRead]>,
   let description = [{
     `%a, %i, %j = tc.hash_entry @h[%e] : i1, i32, i32`: entry `%e` (below
     `tc.hash_entries`) of hash node `@h` holds an active cell (`%a`) with
-    cell indices `%i, %j` (one per axis of `@h`).
+    cell indices `%i, %j` (one per axis of `@h`); for a hash below dense
+    nodes, one more result: the number of its parent's cell over the path
+    (row-major), from which the ancestors' indices follow.
   }];
   let arguments = (ins FlatSymbolRefAttr:$node, I32:$entry);
   let results = (outs I1:$active, Variadic<I32>:$indices);

@@ -107,10 +107,11 @@ static Value extractIndex(OpBuilder &b, Location loc,
 }
 
 /// The container and linear cell number of `lv` inside the cell `cur` of
-/// its parent (get_child, [index_extract], [linearize]).
+/// its parent (get_child, [index_extract], [linearize]). `parentCell`: for
+/// a hash below other nodes, its parent's cell number over the path.
 static LevelCell buildLevel(OpBuilder &b, Location loc,
                             const snode::LevelAccess &lv, Value cur,
-                            ValueRange indices) {
+                            ValueRange indices, Value parentCell = {}) {
   Type ptrTy = snode::PtrType::get(b.getContext());
   const snode::NodeLayout *n = lv.node;
   Value container = snode::GetChildOp::create(b, loc, ptrTy, cur, n->name);
@@ -118,9 +119,15 @@ static LevelCell buildLevel(OpBuilder &b, Location loc,
   for (auto [k, axis] : llvm::enumerate(n->axes))
     levelIdx.push_back(extractIndex(b, loc, *n, k, lv.below[k], indices[axis]));
   // A hash node's cell is found by its key: the cell indices, 32 bits
-  // each, packed from bit 0 in axis order (getHashKeyBits).
-  if (n->kind == snode::SNodeKind::Hash)
+  // each, packed from bit 0 in axis order, then its parent's cell number
+  // below another node (getHashKeySlots).
+  if (n->kind == snode::SNodeKind::Hash) {
+    if (n->nestedHash) {
+      assert(parentCell && "a hash below a node needs its parent's cell");
+      levelIdx.push_back(parentCell);
+    }
     return {n, container, packHashKey(b, loc, levelIdx)};
+  }
   // A node without axes (a bit_struct) has one cell.
   if (levelIdx.empty())
     return {n, container,
@@ -167,8 +174,31 @@ static Value walkLevels(OpBuilder &b, Location loc, Value cur,
                         bool activate, LevelCell *last,
                         StringRef activeThrough) {
   bool known = !activeThrough.empty();
+  // The number of the current cell over the path's dense levels, for a
+  // hash below them (its key names its parent's cell). Such a hash only
+  // has dense ancestors, so every walk that reaches it starts at the root.
+  bool nestedHash = llvm::any_of(
+      levels, [](const snode::LevelAccess &lv) { return lv.node->nestedHash; });
+  Value pathCell;
   for (auto [l, lv] : llvm::enumerate(levels)) {
-    LevelCell c = buildLevel(b, loc, lv, cur, indices);
+    assert((!lv.node->nestedHash || int64_t(l) == lv.node->depth) &&
+           "a walk to a nested hash starts at the root");
+    LevelCell c = buildLevel(b, loc, lv, cur, indices, pathCell);
+    if (nestedHash && c.node->kind == snode::SNodeKind::Dense &&
+        c.linear.getType().isInteger(32)) {
+      auto flags =
+          arith::IntegerOverflowFlags::nsw | arith::IntegerOverflowFlags::nuw;
+      pathCell = pathCell
+                     ? Value(arith::AddIOp::create(
+                           b, loc,
+                           arith::MulIOp::create(
+                               b, loc, pathCell,
+                               arith::ConstantIntOp::create(
+                                   b, loc, b.getI32Type(), c.node->numCells),
+                               flags),
+                           c.linear, flags))
+                     : c.linear;
+    }
     if (last && l + 1 == levels.size()) {
       *last = c;
       return cur;

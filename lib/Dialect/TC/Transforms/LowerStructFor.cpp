@@ -16,6 +16,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 
 namespace tic {
 #define GEN_PASS_DEF_LOWERSTRUCTFOR
@@ -193,7 +194,8 @@ static tc::ParallelForOp buildSparseLoop(OpBuilder &b, tc::StructForOp sf,
   return pf;
 }
 
-/// A struct-for over a path under a hash node (a child of the root):
+/// A struct-for over a path under a hash node (a child of the root or of
+/// dense nodes):
 /// parallel over the entries of the hash node's pool, each visited when
 /// active, with its key as the hash cell's indices:
 ///
@@ -221,17 +223,57 @@ static tc::ParallelForOp buildHashLoop(OpBuilder &b, tc::StructForOp sf,
       tc::ParallelForOp::create(b, loc, ValueRange{cst(b, 0)}, ValueRange{n});
   Block *outer = &pf.getBody().front();
   OpBuilder ob = OpBuilder::atBlockEnd(outer);
-  SmallVector<Type> types(1 + hash.axes.size(), i32);
+  SmallVector<Type> types(
+      1 + snode::getHashKeySlots(hash.axes.size(), hash.nestedHash), i32);
   types[0] = ob.getI1Type();
   auto entry =
       tc::HashEntryOp::create(ob, loc, types, hash.name, outer->getArgument(0));
   auto ifOp = scf::IfOp::create(ob, loc, entry.getActive(), false);
   tc::YieldOp::create(ob, loc);
   OpBuilder ib = OpBuilder::atBlockBegin(ifOp.thenBlock());
-  // The hash cell's indices: its key along its axes, 0 along the others.
+  // The hash cell's indices: below dense nodes, their indices from the
+  // key's last slot (the parent's cell number over the path), times the
+  // hash's extent along axes it shares with them; plus its key along its
+  // axes (0 along the others).
   SmallVector<Value> cell(hash.cellIndexShape.size(), cst(ib, 0));
+  auto nn = arith::IntegerOverflowFlags::nsw | arith::IntegerOverflowFlags::nuw;
+  auto fold = [&](int64_t a, int64_t extent, Value i) {
+    cell[a] =
+        matchPattern(cell[a], m_Zero())
+            ? i
+            : arith::AddIOp::create(
+                  ib, loc,
+                  arith::MulIOp::create(ib, loc, cell[a], cst(ib, extent), nn),
+                  i, nn);
+  };
+  if (hash.nestedHash) {
+    ArrayRef<snode::LevelAccess> path =
+        ArrayRef(hash.levels).drop_back(); // the dense ancestors
+    SmallVector<SmallVector<Value>> coords(path.size());
+    Value id = entry.getIndices().back();
+    for (size_t l = path.size(); l-- > 0;) {
+      const snode::NodeLayout &d = *path[l].node;
+      Value lin = id;
+      if (l > 0) {
+        lin = arith::RemUIOp::create(ib, loc, id, cst(ib, d.numCells));
+        id = arith::DivUIOp::create(ib, loc, id, cst(ib, d.numCells));
+      }
+      coords[l].resize(d.axes.size());
+      for (size_t k = d.axes.size(); k-- > 0;) {
+        Value c = lin;
+        if (k > 0) {
+          c = arith::RemUIOp::create(ib, loc, lin, cst(ib, d.shape[k]));
+          lin = arith::DivUIOp::create(ib, loc, lin, cst(ib, d.shape[k]));
+        }
+        coords[l][k] = c;
+      }
+    }
+    for (auto [l, lv] : llvm::enumerate(path))
+      for (auto [k, a] : llvm::enumerate(lv.node->axes))
+        fold(a, lv.node->shape[k], coords[l][k]);
+  }
   for (auto [k, a] : llvm::enumerate(hash.axes))
-    cell[a] = entry.getIndices()[k];
+    fold(a, hash.shape[k], entry.getIndices()[k]);
   if (deep.kind == snode::SNodeKind::Dynamic) {
     // The lists in the hash cell, then each list's elements.
     SmallVector<Value> list;
@@ -492,9 +534,16 @@ struct LowerStructForPass : tic::impl::LowerStructForBase<LowerStructForPass> {
       tc::ParallelForOp pf;
       if (sparse) {
         SmallVector<Value> indices;
-        const snode::NodeLayout *top = levels.front().node;
-        if (top->kind == snode::SNodeKind::Hash) {
-          pf = buildHashLoop(b, sf, *top, *sparse->node, shape, indices);
+        // A hash on the path (a child of the root or of dense nodes: the
+        // first node that can be inactive) enumerates its entries.
+        const snode::NodeLayout *hash = nullptr;
+        for (const snode::LevelAccess &lv : levels)
+          if (lv.node->kind == snode::SNodeKind::Hash) {
+            hash = lv.node;
+            break;
+          }
+        if (hash) {
+          pf = buildHashLoop(b, sf, *hash, *sparse->node, shape, indices);
         } else if (sparse->node->kind == snode::SNodeKind::Dynamic) {
           pf = buildListLoop(b, sf, *sparse->node, indices);
         } else if (const snode::NodeLayout *listed =
