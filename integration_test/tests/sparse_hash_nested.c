@@ -213,6 +213,23 @@ int main(void) {
     expect("cells_pq after deactivation", 0, v, cells1, 0);
   }
 
+  /* With -g: indices along axes a dense node above the hash splits are
+     checked (i of h: 3 rows; i of g: 64), those the hash brought are not
+     (any i32). */
+  if (sparse_hash_nested_is_checked(ctx, &v) != TC_OK) {
+    EXPECT_STATUS(TC_ERR_OUT_OF_BOUNDS,
+                  sparse_hash_nested_get_h(ctx, 5, 0, &f));
+    EXPECT_STATUS(TC_ERR_OUT_OF_BOUNDS,
+                  sparse_hash_nested_get_g(ctx, 64, 0, &v));
+    EXPECT_STATUS(TC_ERR_OUT_OF_BOUNDS,
+                  sparse_hash_nested_get_g(ctx, -1, 0, &v));
+    CHECK(sparse_hash_nested_get_h(ctx, 2, -2000000000, &f));
+    expect("h far (checked)", 0, f, 0, 0);
+    CHECK(sparse_hash_nested_get_g(ctx, 63, 2000000000, &v));
+    expect("g far (checked)", 0, v, 0, 0);
+    printf("sparse_hash_nested: bounds checked\n");
+  }
+
   sparse_hash_nested_destroy(ctx);
   if (tic_test_failures)
     return 1;

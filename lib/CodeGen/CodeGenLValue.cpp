@@ -214,9 +214,13 @@ scf::IfOp Generator::beginGuard(const LV &lv, ArrayRef<ST> resultTypes) {
   };
   if (lv.k == LV::Field) {
     const tsema::FieldInfo *f = lv.field;
-    if (f->unbounded || f->axes.empty())
+    if (f->axes.empty())
       return nullptr;
     for (size_t k = 0; k < f->axes.size() && k < f->shape.size(); ++k) {
+      // Below a hash, the axes it brought are unbounded (any i32); those
+      // a node above it splits keep their extent.
+      if (f->unbounded && (k >= f->unboundedAxes.size() || f->unboundedAxes[k]))
+        continue;
       Value i = lv.idx[f->axes[k]], ext = cI32(f->shape[k]);
       // Reported as TC_ERR_OUT_OF_BOUNDS with field, axis, index and extent.
       tic::tc::BoundsCheckOp::create(b, curLoc, i, ext, f->name, int32_t(k));

@@ -551,6 +551,7 @@ void Sema::computeDerived(SNode *sn) {
   if (sn->parent) {
     sn->indexAxes = sn->parent->indexAxes;
     sn->extents = sn->parent->extents;
+    sn->unboundedAxes = sn->parent->unboundedAxes;
     sn->underHash = sn->parent->underHash || sn->kind == SNode::Kind::Hash;
   }
   for (size_t k = 0; k < sn->axes.size(); ++k) {
@@ -576,18 +577,21 @@ void Sema::computeDerived(SNode *sn) {
     else {
       sn->indexAxes.push_back(sn->axes[k]);
       sn->extents.push_back(extent);
+      sn->unboundedAxes.push_back(sn->kind == SNode::Kind::Hash);
     }
   }
   // Ascending axis order.
-  std::vector<std::pair<Axis, int64_t>> z;
+  std::vector<std::tuple<Axis, int64_t, bool>> z;
   for (size_t k = 0; k < sn->indexAxes.size(); ++k)
-    z.push_back({sn->indexAxes[k], sn->extents[k]});
+    z.push_back({sn->indexAxes[k], sn->extents[k], sn->unboundedAxes[k]});
   std::sort(z.begin(), z.end());
   sn->indexAxes.clear();
   sn->extents.clear();
-  for (auto &p : z) {
-    sn->indexAxes.push_back(p.first);
-    sn->extents.push_back(p.second);
+  sn->unboundedAxes.clear();
+  for (auto &[a, e, u] : z) {
+    sn->indexAxes.push_back(a);
+    sn->extents.push_back(e);
+    sn->unboundedAxes.push_back(u);
   }
   sn->id = mod->snodes.size();
   mod->snodes.push_back(sn);
@@ -823,6 +827,7 @@ void Sema::finishLayout() {
     f->shape = f->place->extents;
     f->is0D = f->axes.empty();
     f->unbounded = f->place->underHash;
+    f->unboundedAxes = f->place->unboundedAxes;
     for (size_t k = 0; k < f->axes.size(); ++k)
       if (f->axes[k] != Axis(k)) {
         error(placedAt[f.get()], "field '" + f->name + "' is indexed along axis '" +

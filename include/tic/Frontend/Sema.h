@@ -247,6 +247,9 @@ struct SNode {
   std::vector<Axis> indexAxes;
   std::vector<int64_t> extents;
   bool underHash = false;          // this node or an ancestor is Hash
+  /// Per index axis: unbounded (the first node on the path that splits it
+  /// is a hash); the others have their extent even below a hash.
+  std::vector<bool> unboundedAxes;
 
   static const char *kindName(Kind k) { // "dense", "bit_struct", ...
     switch (k) {
@@ -292,6 +295,7 @@ struct FieldInfo {
   std::vector<int64_t> shape;
   bool is0D = false;                 // `T[]` or placed directly in root
   bool unbounded = false;            // below a `hash`: no shape
+  std::vector<bool> unboundedAxes;   // per axis (SNode::unboundedAxes)
   bool shorthand = false;            // `T[d0, ...]` form
   bool sharedExponent = false;       // placed with shared_exponent: true
   /// Bit offset inside its bit_struct word / bit_array element width.
