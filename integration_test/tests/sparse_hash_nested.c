@@ -213,6 +213,79 @@ int main(void) {
     expect("cells_pq after deactivation", 0, v, cells1, 0);
   }
 
+  /* Below sparse parents: 50 cycles of filling every parent's table and
+     freeing two parents (their entries go back to the pool, so the pool
+     stays bounded and a refilled parent starts from 0). */
+  {
+    int cyc;
+    uint64_t live_first = 0;
+    for (cyc = 0; cyc < 50; ++cyc) {
+      const int n = 400, s = cyc % 7;
+      double sumqp = 0;
+      long sumqb = 0;
+      int cells = 0;
+      CHECK(sparse_hash_nested_fill_q(ctx, n, s));
+      np = 0;
+      for (t = 0; t < n; ++t) {
+        int i = t % 4, j = t * 9 - 400 + s, jb = t * 3 - 100 + s;
+        sumqp += (t + 1.0) * (i + 1);
+        if (addPair(i, fdiv(j, 4))) {
+          ++cells;
+          for (e = 0; e < 4; ++e)
+            sumqp += fdiv(j, 4) * 4 + e;
+        }
+        sumqb += (long)(t + 1) * (i + 1);
+        (void)jb;
+      }
+      CHECK(sparse_hash_nested_sum_qp(ctx, &f));
+      expect("sum_qp", (size_t)cyc, f, sumqp, 1e-6);
+      CHECK(sparse_hash_nested_sum_qb(ctx, &v));
+      expect("sum_qb", (size_t)cyc, v, (double)sumqb, 0);
+      CHECK(sparse_hash_nested_cells_sph(ctx, &v));
+      expect("cells_sph", (size_t)cyc, v, cells, 0);
+      /* Free parents 1 and 2 of both: what they held is gone. */
+      CHECK(sparse_hash_nested_kill_sp(ctx, 1));
+      CHECK(sparse_hash_nested_kill_sp(ctx, 2));
+      CHECK(sparse_hash_nested_kill_sb(ctx, 1));
+      CHECK(sparse_hash_nested_kill_sb(ctx, 2));
+      CHECK(sparse_hash_nested_get_qp(ctx, 1, 9 - 400 + s, &f));
+      expect("qp of a freed parent", (size_t)cyc, f, 0, 0);
+      sumqp = 0, sumqb = 0, cells = 0;
+      np = 0;
+      for (t = 0; t < n; ++t) {
+        int i = t % 4, j = t * 9 - 400 + s;
+        if (i == 1 || i == 2)
+          continue;
+        sumqp += (t + 1.0) * (i + 1);
+        if (addPair(i, fdiv(j, 4))) {
+          ++cells;
+          for (e = 0; e < 4; ++e)
+            sumqp += fdiv(j, 4) * 4 + e;
+        }
+        sumqb += (long)(t + 1) * (i + 1);
+      }
+      CHECK(sparse_hash_nested_sum_qp(ctx, &f));
+      expect("sum_qp after freeing", (size_t)cyc, f, sumqp, 1e-6);
+      CHECK(sparse_hash_nested_sum_qb(ctx, &v));
+      expect("sum_qb after freeing", (size_t)cyc, v, (double)sumqb, 0);
+      CHECK(sparse_hash_nested_cells_sph(ctx, &v));
+      expect("cells_sph after freeing", (size_t)cyc, v, cells, 0);
+      /* Parents 0 and 3 keep their entries (the same keys next cycle when
+         s repeats); the freed ones come back to the pool. */
+      CHECK(sparse_hash_nested_kill_sp(ctx, 0));
+      CHECK(sparse_hash_nested_kill_sp(ctx, 3));
+      CHECK(sparse_hash_nested_kill_sb(ctx, 0));
+      CHECK(sparse_hash_nested_kill_sb(ctx, 3));
+      CHECK(sparse_hash_nested_memory_stats(ctx, "sph", &ms));
+      if (cyc == 0)
+        live_first = ms.committed_bytes;
+      if (cyc == 49)
+        EXPECT_TRUE(ms.committed_bytes <= live_first);
+    }
+    CHECK(sparse_hash_nested_cells_sph(ctx, &v));
+    expect("cells_sph at the end", 0, v, 0, 0);
+  }
+
   /* With -g: indices along axes a dense node above the hash splits are
      checked (i of h: 3 rows; i of g: 64), those the hash brought are not
      (any i32). */

@@ -230,10 +230,10 @@ void Generator::genSNode(const tsema::SNode *n) {
   if (n->kind == tsema::SNode::Kind::Hash)
     for (const tsema::SNode *p = n->parent;
          p && p->kind != tsema::SNode::Kind::Root; p = p->parent)
-      if (p->kind != tsema::SNode::Kind::Dense) {
-        error(n->range, "a 'hash' SNode below a sparse SNode is not supported "
-                        "yet (a hash SNode is a child of root or of dense "
-                        "SNodes)");
+      if (p->kind == tsema::SNode::Kind::Hash) {
+        error(n->range, "a 'hash' SNode below another 'hash' SNode is not "
+                        "supported yet (a hash SNode is a child of root or "
+                        "of dense, pointer and bitmasked SNodes)");
         return;
       }
   SmallVector<int64_t> axes(n->axes.begin(), n->axes.end());

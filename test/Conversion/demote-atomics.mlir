@@ -13,7 +13,7 @@ snode.tree @root {
   snode.dense @g1 axes [0, 1] shape [8, 8] {
     snode.dense @g2 axes [0, 1] shape [4, 4] { snode.place @h : [f32] }
   }
-  snode.pointer @spd axes [0] shape [2] {
+  snode.hash @spd axes [0] shape [2] {
     snode.hash @sp axes [0] shape [32] { snode.place @s : [f32] }
   }
   snode.place @tot : [f32]
@@ -285,7 +285,7 @@ tc.kernel @other_access(%w: f32) {
   tc.return
 }
 
-// Only lowerable paths: a hash SNode below a pointer one is left alone.
+// Only lowerable paths: a hash SNode below another one is left alone.
 // CHECK-LABEL: tc.kernel @sparse
 // CHECK:         tc.atomic_rmw add %{{.*}}, @s[%{{.*}}] : f32
 tc.kernel @sparse(%w: f32) {

@@ -1,7 +1,7 @@
 // RUN: %tic-opt %s --tic-allocate-layout --tic-lower-struct-for -verify-diagnostics
 
 snode.tree @root {
-  snode.pointer @top axes [0] shape [2] {
+  snode.hash @top axes [0] shape [2] {
     snode.hash @p axes [0] shape [16] {
       snode.dense @d axes [0] shape [8] { snode.place @u : [f32] }
     }

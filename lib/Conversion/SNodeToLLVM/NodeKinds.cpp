@@ -653,6 +653,47 @@ static bool holdsPoolCells(const SNodeLayout &layout, const NodeLayout &n) {
   return false;
 }
 
+static void releaseNestedCells(OpBuilder &b, Location loc,
+                               const SNodeLayout &layout, const NodeLayout &n,
+                               Value cell);
+
+/// Every entry of the table of hash node `n` at `buckets` (in a parent
+/// cell being deactivated) back to the pool, after what its cell holds:
+/// each chain walked, each entry's flag cleared (a struct-for over the
+/// pool skips it until it is reused) and the entry freed. The parent clears
+/// or frees the bucket heads.
+static void releaseHashTable(OpBuilder &b, Location loc,
+                             const SNodeLayout &layout, const NodeLayout &n,
+                             Value buckets) {
+  Type i64 = b.getI64Type(), i32 = b.getI32Type();
+  Type ptrTy = LLVM::LLVMPointerType::get(b.getContext());
+  auto loop = scf::ForOp::create(
+      b, loc, arith::ConstantIntOp::create(b, loc, i64, 0),
+      arith::ConstantIntOp::create(b, loc, i64, n.hashBuckets),
+      arith::ConstantIntOp::create(b, loc, i64, 1));
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value head =
+      loadSlot(b, loc, pointerSlot(b, loc, buckets, loop.getInductionVar()));
+  auto walk = scf::WhileOp::create(b, loc, TypeRange{ptrTy}, ValueRange{head});
+  Block *before = b.createBlock(&walk.getBefore(), {}, {ptrTy}, {loc});
+  Value e = before->getArgument(0);
+  Value more = arith::XOrIOp::create(
+      b, loc, isNull(b, loc, e),
+      arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
+  scf::ConditionOp::create(b, loc, more, ValueRange{e});
+  Block *after = b.createBlock(&walk.getAfter(), {}, {ptrTy}, {loc});
+  e = after->getArgument(0);
+  Value next = loadSlot(b, loc, entryField(b, loc, e, kHashNextOffset));
+  if (holdsPoolCells(layout, n))
+    releaseNestedCells(b, loc, layout, n,
+                       byteOffset(b, loc, e, n.hashCellOffset));
+  LLVM::StoreOp::create(b, loc, arith::ConstantIntOp::create(b, loc, i32, 0),
+                        entryField(b, loc, e, kHashFlagOffset), 4);
+  FreeCellOp::create(b, loc, e, n.name);
+  scf::YieldOp::create(b, loc, ValueRange{next});
+}
+
 /// Returns the pool cells held in `cell` (a cell of node `n` being
 /// deactivated) to their pools, depth first: every slot of every pointer
 /// node below it, through dense and bitmasked levels and nested pointer
@@ -673,6 +714,10 @@ static void releaseNestedCells(OpBuilder &b, Location loc,
     Value container = byteOffset(b, loc, cell, c.offsetInParent);
     if (c.kind == SNodeKind::Dynamic) {
       freeListChunks(b, loc, c, container, /*reset=*/false);
+      continue;
+    }
+    if (c.kind == SNodeKind::Hash) {
+      releaseHashTable(b, loc, layout, c, container);
       continue;
     }
     auto loop = scf::ForOp::create(

@@ -313,9 +313,9 @@ struct ConvertSNodeToLLVMPass
           if (!p->supported)
             why = p;
         if (why->kind == SNodeKind::Hash)
-          op->emitOpError("lowering of a 'hash' SNode below a sparse "
-                          "SNode is not supported yet (hash SNodes are "
-                          "children of their tree's root or of dense SNodes, "
+          op->emitOpError("lowering of this 'hash' SNode is not supported "
+                          "yet (hash SNodes are children of their tree's "
+                          "root or of dense, pointer and bitmasked SNodes, "
                           "below at most 2^31 - 1 parent cells)");
         else
           op->emitOpError("lowering of '")

@@ -95,7 +95,8 @@ static LogicalResult layoutCell(Region &region, int64_t &size, int64_t &align) {
       offset = alignTo(offset, containerAlign);
       c.setLayout(offset, cellSize, cellAlign);
       std::optional<int64_t> bytes =
-          getContainerBytes(c.getKind(), cells, cellSize, c.getChunkCells());
+          getContainerBytes(c.getKind(), cells, cellSize, c.getChunkCells(),
+                            isa<SNodeContainerOpInterface>(c->getParentOp()));
       if (!bytes || *bytes > kMaxBytes || offset + *bytes > kMaxBytes)
         return child.emitOpError("layout exceeds 2^62 bytes");
       offset += *bytes;

@@ -187,7 +187,8 @@ unsigned tic::snode::getHashKeySlots(SNodeContainerOpInterface c) {
 std::optional<int64_t> tic::snode::getContainerBytes(SNodeKind kind,
                                                      int64_t numCells,
                                                      int64_t cellSize,
-                                                     int64_t chunkCells) {
+                                                     int64_t chunkCells,
+                                                     bool nested) {
   int64_t bytes;
   switch (kind) {
   case SNodeKind::Pointer:
@@ -195,7 +196,7 @@ std::optional<int64_t> tic::snode::getContainerBytes(SNodeKind kind,
       return std::nullopt;
     return bytes;
   case SNodeKind::Hash:
-    return getHashBuckets(numCells) * 8;
+    return getHashBuckets(numCells, nested) * 8;
   case SNodeKind::Dynamic: {
     if (chunkCells <= 0 || chunkCells > numCells)
       chunkCells = numCells;
@@ -386,7 +387,8 @@ static LogicalResult verifyCellLayout(Operation *owner, Region &region,
         if (__builtin_mul_overflow(cells, e, &cells))
           return child.emitOpError("has too many cells");
       std::optional<int64_t> bytes =
-          getContainerBytes(c.getKind(), cells, cs, c.getChunkCells());
+          getContainerBytes(c.getKind(), cells, cs, c.getChunkCells(),
+                            isa<SNodeContainerOpInterface>(c->getParentOp()));
       if (!bytes)
         return child.emitOpError("cell array size overflows");
       size = *bytes;

@@ -59,11 +59,13 @@ SNodeLayout::SNodeLayout(Operation *moduleOp) {
         if (llvm::is_contained(p->axes, n.axes[k])) n.needsMod[k] = true;
     }
     if (n.kind == SNodeKind::Hash && n.parent) {
-      // Below dense nodes only (their cells always exist), and with at
-      // most 2^31 - 1 parent cells (the key's last slot numbers them).
+      // Below dense, pointer and bitmasked nodes (deactivating a parent
+      // cell frees the entries of its table), with at most 2^31 - 1 parent
+      // cells (the key's last slot numbers them).
       n.nestedHash = true;
       for (const NodeLayout *p : chain) {
-        if (p->kind != SNodeKind::Dense ||
+        if ((p->kind != SNodeKind::Dense && p->kind != SNodeKind::Pointer &&
+             p->kind != SNodeKind::Bitmasked) ||
             __builtin_mul_overflow(n.hashParentCells, p->numCells,
                                    &n.hashParentCells))
           n.supported = false;
@@ -147,7 +149,7 @@ SNodeLayout::SNodeLayout(Operation *moduleOp) {
       if (n.kind == SNodeKind::Hash) {
         // Entries: as many as the pool's address space holds (2^38 bytes),
         // whatever the shape (it sizes the bucket array only).
-        n.hashBuckets = getHashBuckets(n.numCells);
+        n.hashBuckets = getHashBuckets(n.numCells, n.nestedHash);
         n.hashCellOffset = getHashCellOffset(n.cellAlign);
         n.poolCellSize = getHashEntryBytes(n.cellSize, n.cellAlign);
         n.maxCells = std::max<int64_t>(

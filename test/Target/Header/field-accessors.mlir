@@ -5,7 +5,7 @@ snode.tree @root {
   snode.dense @d axes [0, 1] shape [4, 6] {
     snode.place @v : [f64, f64]
   }
-  snode.pointer @pd axes [0] shape [2] {
+  snode.hash @pd axes [0] shape [2] {
     snode.hash @p axes [0] shape [4] {
       snode.dense @leaf axes [0] shape [4] { snode.place @s : [i32] }
     }
@@ -44,7 +44,7 @@ tc.kernel @k(%a: f32) -> f32 {
 // CHECK-LABEL: tc.kernel @__tic_set_v(%{{.*}}: i32, %{{.*}}: i32, %{{.*}}: f64, %{{.*}}: f64)
 // CHECK: tc.store %{{.*}}, @v[%{{.*}}, %{{.*}}] {comp = 1 : i64} : f64
 // CHECK-NOT: @__tic_read_v
-// The field below a hash SNode below a pointer SNode gets no
+// The field below a hash SNode below another hash SNode gets no
 // accessor kernels (not lowerable yet): its C functions return
 // TC_ERR_UNSUPPORTED.
 // CHECK-NOT: @__tic_get_s

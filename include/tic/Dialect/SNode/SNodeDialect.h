@@ -85,13 +85,15 @@ int64_t getComponentSize(mlir::Type type);
 ///   dynamic    its length (i32, padded to 8 bytes), then one 8-byte slot
 ///              per chunk of `chunkCells` cells, null or the address of the
 ///              chunk in the node's pool;
-///   hash       getHashBuckets(numCells) 8-byte bucket heads, null or the
-///              first entry of the bucket's chain (entries, with their
-///              cells, come from the node's pool).
-/// std::nullopt when the size overflows int64_t.
+///   hash       getHashBuckets(numCells, nested) 8-byte bucket heads, null
+///              or the first entry of the bucket's chain (entries, with
+///              their cells, come from the node's pool).
+/// std::nullopt when the size overflows int64_t. `nested`: a hash below
+/// another node (a table in each parent cell).
 std::optional<int64_t> getContainerBytes(SNodeKind kind, int64_t numCells,
                                          int64_t cellSize,
-                                         int64_t chunkCells = 0);
+                                         int64_t chunkCells = 0,
+                                         bool nested = false);
 /// Byte offset of a dynamic container's chunk slots (after its length).
 constexpr int64_t kDynamicSlotsOffset = 8;
 /// A hash node's entry: the next entry of its bucket's chain (8 bytes),
@@ -102,9 +104,10 @@ constexpr int64_t kHashNextOffset = 0, kHashFlagOffset = 8, kHashKeyOffset = 16,
                   kHashHeaderBytes = 32;
 /// Buckets of a hash node of `numCells` cells (its `shape` sizes the
 /// table): the power of two at or above 4 * numCells, from 4096 to 2^22
-/// (bucket pages nobody touched cost no memory; the chains grow past it).
-inline int64_t getHashBuckets(int64_t numCells) {
-  int64_t b = 4096;
+/// (bucket pages nobody touched cost no memory; the chains grow past it);
+/// below another node (a table in each parent cell), from 64.
+inline int64_t getHashBuckets(int64_t numCells, bool nested = false) {
+  int64_t b = nested ? 64 : 4096;
   while (b < numCells * 4 && b < (int64_t(1) << 22))
     b *= 2;
   return b;

@@ -174,9 +174,9 @@ static Value walkLevels(OpBuilder &b, Location loc, Value cur,
                         bool activate, LevelCell *last,
                         StringRef activeThrough) {
   bool known = !activeThrough.empty();
-  // The number of the current cell over the path's dense levels, for a
-  // hash below them (its key names its parent's cell). Such a hash only
-  // has dense ancestors, so every walk that reaches it starts at the root.
+  // The number of the current cell over the path's levels above a hash
+  // below them (its key names its parent's cell). Every walk that reaches
+  // such a hash starts at the root (buildNeighbourCell makes sure).
   bool nestedHash = llvm::any_of(
       levels, [](const snode::LevelAccess &lv) { return lv.node->nestedHash; });
   Value pathCell;
@@ -184,8 +184,7 @@ static Value walkLevels(OpBuilder &b, Location loc, Value cur,
     assert((!lv.node->nestedHash || int64_t(l) == lv.node->depth) &&
            "a walk to a nested hash starts at the root");
     LevelCell c = buildLevel(b, loc, lv, cur, indices, pathCell);
-    if (nestedHash && c.node->kind == snode::SNodeKind::Dense &&
-        c.linear.getType().isInteger(32)) {
+    if (nestedHash && !c.node->underHash && c.linear.getType().isInteger(32)) {
       auto flags =
           arith::IntegerOverflowFlags::nsw | arith::IntegerOverflowFlags::nuw;
       pathCell = pathCell
@@ -230,7 +229,11 @@ static Value buildNeighbourCell(OpBuilder &b, Location loc,
   size_t at = 0;
   while (at < pl.levels.size() && pl.levels[at].node->name != node)
     ++at;
-  if (at == pl.levels.size())
+  // (A hash below `node` needs its parents' cell number: the plain path.)
+  bool hashBelow = llvm::any_of(
+      ArrayRef(pl.levels).drop_front(at),
+      [](const snode::LevelAccess &lv) { return lv.node->nestedHash; });
+  if (at == pl.levels.size() || hashBelow)
     return buildPath(b, loc, *pl.tree, pl.levels, indices, false);
   Type i32 = b.getI32Type();
   auto cst = [&](int64_t v) -> Value {
