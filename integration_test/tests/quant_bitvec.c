@@ -10,19 +10,9 @@ static uint32_t a[N * N], b[N * N], got[N * N];
 static uint64_t rng = 0x243F6A8885A308D3ull;
 static uint32_t next(void) { return xorshift32(&rng); }
 
-/* One B3/S23 step inside the dead border (rows 0 and N-1, columns outside
-   [32, N - 32)), as life() does; cells outside stay as they were in `out`. */
+/* One step inside life()'s dead border (columns outside [32, N - 32)). */
 static void life_ref(const uint32_t *in, uint32_t *out) {
-  int i, j, di, dj;
-  for (i = 1; i < N - 1; ++i)
-    for (j = 32; j < N - 32; ++j) {
-      uint32_t c = 0;
-      for (di = -1; di <= 1; ++di)
-        for (dj = -1; dj <= 1; ++dj)
-          if (di || dj)
-            c += in[(i + di) * N + j + dj];
-      out[i * N + j] = c == 3 || (c == 2 && in[i * N + j]);
-    }
+  life_step_ref(in, out, N, 32);
 }
 
 /* Compares got with want over [0, N) x [j0, j1) (the cells the scalar

@@ -15,17 +15,8 @@ static uint32_t next(void) { return xorshift32(&rng); }
 /* One B3/S23 step inside the dead border (rows 0 and N-1, columns outside
    [64, N - 64)); cells outside are 0 in `out`. */
 static void life_ref(const uint32_t *in, uint32_t *out) {
-  int i, j, di, dj;
   memset(out, 0, sizeof a);
-  for (i = 1; i < N - 1; ++i)
-    for (j = 64; j < N - 64; ++j) {
-      uint32_t c = 0;
-      for (di = -1; di <= 1; ++di)
-        for (dj = -1; dj <= 1; ++dj)
-          if (di || dj)
-            c += in[(i + di) * N + j + dj];
-      out[i * N + j] = c == 3 || (c == 2 && in[i * N + j]);
-    }
+  life_step_ref(in, out, N, 64);
 }
 
 /* got against want over [0, N) x [j0, j1). */
@@ -78,41 +69,29 @@ int main(void) {
   int k, i, j, step;
   CHECK(quant_bitvec_widths_create(NULL, &ctx));
 
-  /* 20 generations at each width, bit-exact every step. */
-#define LIFE(W)                                                                \
+  /* 20 generations at each width, bit-exact every step (y64's compute
+     type is i32: its cells come through an int32 array). */
+#define LIFE(W, Y_READ)                                                        \
   do {                                                                         \
     for (k = 0; k < N * N; ++k)                                                \
       a[k] = next() % 3 == 0;                                                  \
     for (step = 0; step < 20; ++step) {                                        \
       CHECK(quant_bitvec_widths_x##W##_write(ctx, a, N *N));                   \
-      memset(got, 0, sizeof got);                                              \
-      CHECK(quant_bitvec_widths_y##W##_write(ctx, got, N *N));                 \
+      memset(goti, 0, sizeof goti);                                            \
+      CHECK(quant_bitvec_widths_y##W##_write(ctx, (void *)goti, N *N));        \
       CHECK(quant_bitvec_widths_life##W(ctx));                                 \
-      CHECK(quant_bitvec_widths_y##W##_read(ctx, got, N *N));                  \
+      CHECK(Y_READ(ctx, (void *)goti, N *N));                                  \
+      for (k = 0; k < N * N; ++k)                                              \
+        got[k] = (uint32_t)goti[k];                                            \
       life_ref(a, b);                                                          \
       if (compare("life" #W, b, 0, N))                                         \
         break;                                                                 \
       memcpy(a, b, sizeof a);                                                  \
     }                                                                          \
   } while (0)
-  LIFE(8);
-  LIFE(16);
-  /* y64's compute type is i32: the same cells through an int32 array. */
-  for (k = 0; k < N * N; ++k)
-    a[k] = next() % 3 == 0;
-  for (step = 0; step < 20; ++step) {
-    CHECK(quant_bitvec_widths_x64_write(ctx, a, N * N));
-    memset(goti, 0, sizeof goti);
-    CHECK(quant_bitvec_widths_y64_write(ctx, goti, N * N));
-    CHECK(quant_bitvec_widths_life64(ctx));
-    CHECK(quant_bitvec_widths_y64_read(ctx, goti, N * N));
-    for (k = 0; k < N * N; ++k)
-      got[k] = (uint32_t)goti[k];
-    life_ref(a, b);
-    if (compare("life64", b, 0, N))
-      break;
-    memcpy(a, b, sizeof a);
-  }
+  LIFE(8, quant_bitvec_widths_y8_read);
+  LIFE(16, quant_bitvec_widths_y16_read);
+  LIFE(64, quant_bitvec_widths_y64_read);
 
   /* Copies across words (lanes whose source is outside are not compared). */
   for (k = 0; k < N * N; ++k)

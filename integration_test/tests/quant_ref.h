@@ -122,4 +122,22 @@ static inline uint32_t xorshift32(uint64_t *state) {
   return (uint32_t)(*state >> 32);
 }
 
+/* One B3/S23 Game of Life step of an n x n grid of 0/1 cells inside a dead
+   border (rows 0 and n-1, columns outside [border, n - border)), as the
+   bit_vectorize tests' life kernels do; cells outside stay as they were in
+   `out`. */
+static inline void life_step_ref(const uint32_t *in, uint32_t *out, int n,
+                                 int border) {
+  int i, j, di, dj;
+  for (i = 1; i < n - 1; ++i)
+    for (j = border; j < n - border; ++j) {
+      uint32_t c = 0;
+      for (di = -1; di <= 1; ++di)
+        for (dj = -1; dj <= 1; ++dj)
+          if (di || dj)
+            c += in[(i + di) * n + j + dj];
+      out[i * n + j] = c == 3 || (c == 2 && in[i * n + j]);
+    }
+}
+
 #endif

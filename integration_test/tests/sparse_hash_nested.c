@@ -35,6 +35,40 @@ static int addPair(int a, int b) {
   return 1;
 }
 
+/* The sums and block count of fill_q(n, s) against tic's, with parents 1
+   and 2 of both fields freed when `freed`. */
+static int check_q(sparse_hash_nested_ctx *ctx, int cyc, int n, int s,
+                   int freed) {
+  double sumqp = 0;
+  long sumqb = 0;
+  int cells = 0, t, e;
+  float f;
+  int32_t v;
+  np = 0;
+  for (t = 0; t < n; ++t) {
+    int i = t % 4, j = t * 9 - 400 + s;
+    if (freed && (i == 1 || i == 2))
+      continue;
+    sumqp += (t + 1.0) * (i + 1);
+    if (addPair(i, fdiv(j, 4))) {
+      ++cells;
+      for (e = 0; e < 4; ++e)
+        sumqp += fdiv(j, 4) * 4 + e;
+    }
+    sumqb += (long)(t + 1) * (i + 1);
+  }
+  CHECK(sparse_hash_nested_sum_qp(ctx, &f));
+  expect(freed ? "sum_qp after freeing" : "sum_qp", (size_t)cyc, f, sumqp,
+         1e-6);
+  CHECK(sparse_hash_nested_sum_qb(ctx, &v));
+  expect(freed ? "sum_qb after freeing" : "sum_qb", (size_t)cyc, v,
+         (double)sumqb, 0);
+  CHECK(sparse_hash_nested_cells_sph(ctx, &v));
+  expect(freed ? "cells_sph after freeing" : "cells_sph", (size_t)cyc, v, cells,
+         0);
+  return 0;
+}
+
 int main(void) {
   sparse_hash_nested_ctx *ctx = NULL;
   float f;
@@ -221,28 +255,9 @@ int main(void) {
     uint64_t live_first = 0;
     for (cyc = 0; cyc < 50; ++cyc) {
       const int n = 400, s = cyc % 7;
-      double sumqp = 0;
-      long sumqb = 0;
-      int cells = 0;
       CHECK(sparse_hash_nested_fill_q(ctx, n, s));
-      np = 0;
-      for (t = 0; t < n; ++t) {
-        int i = t % 4, j = t * 9 - 400 + s, jb = t * 3 - 100 + s;
-        sumqp += (t + 1.0) * (i + 1);
-        if (addPair(i, fdiv(j, 4))) {
-          ++cells;
-          for (e = 0; e < 4; ++e)
-            sumqp += fdiv(j, 4) * 4 + e;
-        }
-        sumqb += (long)(t + 1) * (i + 1);
-        (void)jb;
-      }
-      CHECK(sparse_hash_nested_sum_qp(ctx, &f));
-      expect("sum_qp", (size_t)cyc, f, sumqp, 1e-6);
-      CHECK(sparse_hash_nested_sum_qb(ctx, &v));
-      expect("sum_qb", (size_t)cyc, v, (double)sumqb, 0);
-      CHECK(sparse_hash_nested_cells_sph(ctx, &v));
-      expect("cells_sph", (size_t)cyc, v, cells, 0);
+      if (check_q(ctx, cyc, n, s, 0))
+        return 1;
       /* Free parents 1 and 2 of both: what they held is gone. */
       CHECK(sparse_hash_nested_kill_sp(ctx, 1));
       CHECK(sparse_hash_nested_kill_sp(ctx, 2));
@@ -250,26 +265,8 @@ int main(void) {
       CHECK(sparse_hash_nested_kill_sb(ctx, 2));
       CHECK(sparse_hash_nested_get_qp(ctx, 1, 9 - 400 + s, &f));
       expect("qp of a freed parent", (size_t)cyc, f, 0, 0);
-      sumqp = 0, sumqb = 0, cells = 0;
-      np = 0;
-      for (t = 0; t < n; ++t) {
-        int i = t % 4, j = t * 9 - 400 + s;
-        if (i == 1 || i == 2)
-          continue;
-        sumqp += (t + 1.0) * (i + 1);
-        if (addPair(i, fdiv(j, 4))) {
-          ++cells;
-          for (e = 0; e < 4; ++e)
-            sumqp += fdiv(j, 4) * 4 + e;
-        }
-        sumqb += (long)(t + 1) * (i + 1);
-      }
-      CHECK(sparse_hash_nested_sum_qp(ctx, &f));
-      expect("sum_qp after freeing", (size_t)cyc, f, sumqp, 1e-6);
-      CHECK(sparse_hash_nested_sum_qb(ctx, &v));
-      expect("sum_qb after freeing", (size_t)cyc, v, (double)sumqb, 0);
-      CHECK(sparse_hash_nested_cells_sph(ctx, &v));
-      expect("cells_sph after freeing", (size_t)cyc, v, cells, 0);
+      if (check_q(ctx, cyc, n, s, 1))
+        return 1;
       /* Parents 0 and 3 keep their entries (the same keys next cycle when
          s repeats); the freed ones come back to the pool. */
       CHECK(sparse_hash_nested_kill_sp(ctx, 0));
