@@ -248,6 +248,30 @@ int main(void) {
   CHECK(sparse_hash_memory_stats(ctx, "p2", &ms));
   EXPECT_TRUE(ms.live_cells == 0);
 
+  /* A table that grows: every key still found after each doubling. */
+  {
+    const int n = 60000;
+    int r, q, total = 0;
+    for (r = 0; r < 4; ++r) {
+      CHECK(sparse_hash_grow_fill(ctx, n, r * 1000000 - 2000000));
+      total += n;
+      for (q = 0; q <= r; ++q) {
+        CHECK(sparse_hash_grow_check(ctx, n, q * 1000000 - 2000000, &v));
+        EXPECT_TRUE(v == 0);
+      }
+      CHECK(sparse_hash_grow_count(ctx, &v));
+      EXPECT_TRUE(v == total);
+      CHECK(sparse_hash_grow_blocks(ctx, &v));
+      EXPECT_TRUE(v == total);
+    }
+    /* Deactivation after growth: a third of round 1's blocks. */
+    CHECK(sparse_hash_grow_kill(ctx, n, 1000000 - 2000000));
+    CHECK(sparse_hash_grow_check(ctx, n, 1000000 - 2000000, &v));
+    EXPECT_TRUE(v == n / 3);
+    CHECK(sparse_hash_grow_blocks(ctx, &v));
+    EXPECT_TRUE(v == total - n / 3);
+  }
+
   sparse_hash_destroy(ctx);
   return TEST_RESULT();
 }

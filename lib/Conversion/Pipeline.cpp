@@ -53,6 +53,7 @@ void tic::buildTargetNeutralPipeline(mlir::OpPassManager &pm,
   // Parallel loops become tasks and launches; each target's conversion
   // decides how a launch runs them (CPU: thread-pool chunks).
   pm.addPass(createOutlineTasks());
+  pm.addPass(createHashMaintenance()); // after the launches: tables grow
   if (options.privatizeReductions)
     pm.addPass(createPrivatizeReductions());
 }

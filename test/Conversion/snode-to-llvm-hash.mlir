@@ -1,8 +1,10 @@
 // RUN: %tic-opt %s --tic-allocate-layout --convert-snode-to-llvm | FileCheck %s
 // RUN: %tic-opt %s --tic-allocate-layout --convert-snode-to-llvm --convert-tc-to-llvm | FileCheck %s --check-prefix=CPU
 
-// A hash node (a child of the root): 4096 bucket heads (8 bytes each: the
-// minimum table) in the root cell; entries from its pool hold the next
+// A hash node (a child of the root): in the root cell an 8-byte header and
+// room for 2^22 bucket heads (8 bytes each), of which 4096 (the minimum
+// table) are used at first (the table grows in place between launches:
+// snode-to-llvm-hash-growth.mlir); entries from its pool hold the next
 // entry of the chain (byte 0), the activity flag (byte 8), the key (byte
 // 16) and the cell (byte 32).
 snode.tree @root {
@@ -12,7 +14,7 @@ snode.tree @root {
 }
 // The ambient (absent keys) and sink entries: a whole entry, 48 bytes.
 // CHECK-DAG: llvm.mlir.global internal @__tic_ambient_cell() {{.*}} : !llvm.array<48 x i8>
-// CHECK-DAG: snode.buffer @tic.root size 32768 align 8
+// CHECK-DAG: snode.buffer @tic.root size 33554440 align 8
 
 // CHECK-LABEL: tc.kernel @k
 // is_active: the bucket of the mixed key, a walk of its chain comparing

@@ -323,10 +323,9 @@ static void freeListChunks(OpBuilder &b, Location loc, const NodeLayout &n,
   FreeCellOp::create(b, loc, p, n.name);
 }
 
-/// The bucket of a hash key: a 64-bit mix of the key (murmur3's
-/// finalizer), masked to the bucket count.
-static Value hashBucket(OpBuilder &b, Location loc, const NodeLayout &n,
-                        Value container, Value key) {
+/// The 64-bit mix of a hash key (murmur3's finalizer) that, masked to the
+/// bucket count, chooses its bucket.
+static Value hashMix(OpBuilder &b, Location loc, Value key) {
   Type i64 = b.getI64Type();
   auto c64 = [&](uint64_t v) -> Value {
     return arith::ConstantIntOp::create(b, loc, i64, int64_t(v));
@@ -348,9 +347,29 @@ static Value hashBucket(OpBuilder &b, Location loc, const NodeLayout &n,
                               arith::ShRUIOp::create(b, loc, h, c64(33)));
     return m ? Value(arith::MulIOp::create(b, loc, h, c64(m))) : h;
   };
-  Value h = mix(mix(mix(k, 0xff51afd7ed558ccdull), 0xc4ceb9fe1a85ec53ull), 0);
-  Value idx = arith::AndIOp::create(b, loc, h, c64(n.hashBuckets - 1));
-  return pointerSlot(b, loc, container, idx);
+  return mix(mix(mix(k, 0xff51afd7ed558ccdull), 0xc4ceb9fe1a85ec53ull), 0);
+}
+
+/// A hash node's bucket heads and their mask: below another node the
+/// container itself and a constant; at the root after the growth header,
+/// the mask read from it (snode.hash_maintain changes it between launches).
+static std::pair<Value, Value> hashTable(OpBuilder &b, Location loc,
+                                         const NodeLayout &n, Value container) {
+  Type i64 = b.getI64Type();
+  Value initial = arith::ConstantIntOp::create(b, loc, i64, n.hashBuckets - 1);
+  if (n.nestedHash)
+    return {container, initial};
+  Value header = LLVM::LoadOp::create(b, loc, i64, container, 8);
+  return {byteOffset(b, loc, container, kHashGrowthHeaderBytes),
+          arith::XOrIOp::create(b, loc, header, initial)};
+}
+
+/// The bucket of a hash key.
+static Value hashBucket(OpBuilder &b, Location loc, const NodeLayout &n,
+                        Value container, Value key) {
+  auto [heads, mask] = hashTable(b, loc, n, container);
+  Value idx = arith::AndIOp::create(b, loc, hashMix(b, loc, key), mask);
+  return pointerSlot(b, loc, heads, idx);
 }
 
 /// Field `off` of a hash entry.
@@ -916,6 +935,100 @@ struct AppendLowering : SNodePattern<AppendOp> {
   }
 };
 
+/// snode.hash_maintain: while the entries exceed twice the buckets (and the
+/// table can grow), double the table in place, splitting each chain by the
+/// next bit of its keys' mix (serial: between launches).
+struct HashMaintainLowering : SNodePattern<HashMaintainOp> {
+  using SNodePattern::SNodePattern;
+  LogicalResult
+  matchAndRewrite(HashMaintainOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const NodeLayout *n = node(op, op.getNode(), rewriter);
+    if (!n)
+      return failure();
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    Type i64 = b.getI64Type(), i1 = b.getI1Type();
+    Type ptrTy = LLVM::LLVMPointerType::get(getContext());
+    auto c64 = [&](int64_t v) -> Value {
+      return arith::ConstantIntOp::create(b, loc, i64, v);
+    };
+    Value container = adaptor.getContainer();
+    Value initial = c64(n->hashBuckets - 1);
+    Value heads = byteOffset(b, loc, container, kHashGrowthHeaderBytes);
+    Value entries = arith::ExtUIOp::create(b, loc, i64, adaptor.getEntries());
+    Value mask0 = arith::XOrIOp::create(
+        b, loc, LLVM::LoadOp::create(b, loc, i64, container, 8), initial);
+    auto grow = scf::WhileOp::create(b, loc, TypeRange{i64}, ValueRange{mask0});
+    {
+      OpBuilder::InsertionGuard g(b);
+      Block *before = b.createBlock(&grow.getBefore(), {}, {i64}, {loc});
+      Value count =
+          arith::AddIOp::create(b, loc, before->getArgument(0), c64(1));
+      Value full =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, entries,
+                                arith::ShLIOp::create(b, loc, count, c64(1)));
+      Value room = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                         count, c64(kHashMaxBuckets));
+      scf::ConditionOp::create(b, loc,
+                               arith::AndIOp::create(b, loc, full, room),
+                               before->getArguments());
+      Block *after = b.createBlock(&grow.getAfter(), {}, {i64}, {loc});
+      Value old = arith::AddIOp::create(b, loc, after->getArgument(0), c64(1));
+      Value mask = arith::SubIOp::create(
+          b, loc, arith::ShLIOp::create(b, loc, old, c64(1)), c64(1));
+      auto loop = scf::ForOp::create(b, loc, c64(0), old, c64(1));
+      {
+        OpBuilder::InsertionGuard g2(b);
+        b.setInsertionPointToStart(loop.getBody());
+        Value bucket = loop.getInductionVar();
+        Value loSlot = pointerSlot(b, loc, heads, bucket);
+        Value hiSlot = pointerSlot(b, loc, heads,
+                                   arith::AddIOp::create(b, loc, bucket, old));
+        Value null = LLVM::ZeroOp::create(b, loc, ptrTy);
+        auto walk = scf::WhileOp::create(
+            b, loc, TypeRange{ptrTy, ptrTy, ptrTy},
+            ValueRange{loadSlot(b, loc, loSlot), null, null});
+        Block *wb = b.createBlock(&walk.getBefore(), {}, {ptrTy, ptrTy, ptrTy},
+                                  {loc, loc, loc});
+        Value more =
+            arith::XOrIOp::create(b, loc, isNull(b, loc, wb->getArgument(0)),
+                                  arith::ConstantIntOp::create(b, loc, i1, 1));
+        scf::ConditionOp::create(b, loc, more, wb->getArguments());
+        Block *wa = b.createBlock(&walk.getAfter(), {}, {ptrTy, ptrTy, ptrTy},
+                                  {loc, loc, loc});
+        Value e = wa->getArgument(0), lo = wa->getArgument(1),
+              hi = wa->getArgument(2);
+        Value nextField = entryField(b, loc, e, kHashNextOffset);
+        Value next = LLVM::LoadOp::create(b, loc, ptrTy, nextField, 8);
+        unsigned bits = getHashKeyBits(
+            getHashKeySlots(unsigned(n->axes.size()), /*nested=*/false));
+        Value key = LLVM::LoadOp::create(b, loc, b.getIntegerType(bits),
+                                         entryField(b, loc, e, kHashKeyOffset),
+                                         std::min(16u, bits / 8));
+        Value stays = arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::eq,
+            arith::AndIOp::create(b, loc, hashMix(b, loc, key), mask), bucket);
+        LLVM::StoreOp::create(b, loc,
+                              arith::SelectOp::create(b, loc, stays, lo, hi),
+                              nextField, 8);
+        scf::YieldOp::create(
+            b, loc,
+            ValueRange{next, arith::SelectOp::create(b, loc, stays, e, lo),
+                       arith::SelectOp::create(b, loc, stays, hi, e)});
+        b.setInsertionPointAfter(walk);
+        LLVM::StoreOp::create(b, loc, walk.getResult(1), loSlot, 8);
+        LLVM::StoreOp::create(b, loc, walk.getResult(2), hiSlot, 8);
+      }
+      LLVM::StoreOp::create(
+          b, loc, arith::XOrIOp::create(b, loc, mask, initial), container, 8);
+      scf::YieldOp::create(b, loc, ValueRange{mask});
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// snode.hash_entry: entry %e of the pool (every entry ever allocated),
 /// its flag and its key's slots (cell indices, then a nested hash's parent
 /// cell).
@@ -987,7 +1100,8 @@ struct LengthLowering : SNodePattern<LengthOp> {
 void lowering::populateNodeKindPatterns(const TypeConverter &converter,
                                         RewritePatternSet &patterns,
                                         const SNodeLayout &layout) {
-  patterns.add<LookupLowering, IsActiveLowering, DeactivateLowering,
-               AppendLowering, LengthLowering, HashEntryLowering>(
-      converter, patterns.getContext(), layout);
+  patterns
+      .add<LookupLowering, IsActiveLowering, DeactivateLowering, AppendLowering,
+           LengthLowering, HashEntryLowering, HashMaintainLowering>(
+          converter, patterns.getContext(), layout);
 }

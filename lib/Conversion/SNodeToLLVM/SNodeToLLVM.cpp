@@ -330,10 +330,10 @@ struct ConvertSNodeToLLVMPass
     target.addLegalDialect<LLVM::LLVMDialect, arith::ArithDialect,
                            scf::SCFDialect>();
     target.addLegalOp<AllocCellOp, FreeCellOp, PoolViewOp>();
-    target.addIllegalOp<GetChildOp, LookupOp, PlacePtrOp, IndexExtractOp,
-                        LinearizeOp, LoadOp, StoreOp, StoreFieldsOp,
-                        AtomicRMWOp, IsActiveOp, DeactivateOp, AppendOp,
-                        LengthOp, HashEntryOp, StructurePtrOp>();
+    target.addIllegalOp<
+        GetChildOp, LookupOp, PlacePtrOp, IndexExtractOp, LinearizeOp, LoadOp,
+        StoreOp, StoreFieldsOp, AtomicRMWOp, IsActiveOp, DeactivateOp, AppendOp,
+        LengthOp, HashEntryOp, HashMaintainOp, StructurePtrOp>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
 
     // The ambient and sink cells of pointer nodes (and elements of dynamic

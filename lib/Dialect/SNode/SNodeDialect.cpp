@@ -196,7 +196,8 @@ std::optional<int64_t> tic::snode::getContainerBytes(SNodeKind kind,
       return std::nullopt;
     return bytes;
   case SNodeKind::Hash:
-    return getHashBuckets(numCells, nested) * 8;
+    return nested ? getHashBuckets(numCells, true) * 8
+                  : kHashGrowthHeaderBytes + kHashMaxBuckets * 8;
   case SNodeKind::Dynamic: {
     if (chunkCells <= 0 || chunkCells > numCells)
       chunkCells = numCells;
@@ -804,6 +805,16 @@ LogicalResult FreeCellOp::verifySymbolUses(SymbolTableCollection &tables) {
       *this, getNode(),
       {SNodeKind::Pointer, SNodeKind::Dynamic, SNodeKind::Hash},
       "pointer, dynamic or hash", tables);
+}
+LogicalResult HashMaintainOp::verifySymbolUses(SymbolTableCollection &tables) {
+  if (failed(verifyNodeRefOfKind(*this, getNode(), {SNodeKind::Hash}, "hash",
+                                 tables)))
+    return failure();
+  if (isa<SNodeContainerOpInterface>(
+          lookupNode(*this, getNode(), &tables)->getParentOp()))
+    return emitOpError("hash SNode '")
+           << getNode() << "' is below another node: its tables do not grow";
+  return success();
 }
 LogicalResult PoolViewOp::verifySymbolUses(SymbolTableCollection &tables) {
   return verifyNodeRefOfKind(

@@ -95,3 +95,49 @@ tc.kernel @k() -> i32 {
   %b, %n = snode.pool_view @d : !llvm.ptr, i32
   tc.return %n : i32
 }
+
+// -----
+
+// snode.hash_maintain: a root-level hash table grows to its pool's entries.
+snode.tree @root {
+  snode.hash @h axes [0] shape [8] { snode.place @x : [f32] }
+}
+// CHECK-LABEL: tc.kernel @grow
+// CHECK: snode.hash_maintain %{{.*}}, %{{.*}}, @h
+tc.kernel @grow() {
+  %r = snode.root_ptr @root
+  %t = snode.get_child %r, @h
+  %b, %n = snode.pool_view @h : !llvm.ptr, i32
+  snode.hash_maintain %t, %n, @h
+  tc.return
+}
+
+// -----
+
+// Tables of hash nodes below other nodes keep their size.
+snode.tree @root {
+  snode.dense @d axes [0] shape [2] {
+    snode.hash @h axes [1] shape [8] { snode.place @x : [f32] }
+  }
+}
+tc.kernel @grow() {
+  %r = snode.root_ptr @root
+  %t = snode.get_child %r, @h
+  %b, %n = snode.pool_view @h : !llvm.ptr, i32
+  // expected-error @+1 {{hash SNode 'h' is below another node: its tables do not grow}}
+  snode.hash_maintain %t, %n, @h
+  tc.return
+}
+
+// -----
+
+snode.tree @root {
+  snode.pointer @p axes [0] shape [8] { snode.place @x : [f32] }
+}
+tc.kernel @grow(%n: i32) {
+  %r = snode.root_ptr @root
+  %t = snode.get_child %r, @p
+  // expected-error @+1 {{needs a hash SNode, but 'p' is pointer}}
+  snode.hash_maintain %t, %n, @p
+  tc.return
+}

@@ -87,7 +87,11 @@ int64_t getComponentSize(mlir::Type type);
 ///              chunk in the node's pool;
 ///   hash       getHashBuckets(numCells, nested) 8-byte bucket heads, null
 ///              or the first entry of the bucket's chain (entries, with
-///              their cells, come from the node's pool).
+///              their cells, come from the node's pool); a child of the
+///              root: an 8-byte header (its bucket count, see
+///              kHashGrowthHeaderBytes) and room for kHashMaxBuckets, of
+///              which the first getHashBuckets(numCells) are used at first
+///              (the table grows in place between launches).
 /// std::nullopt when the size overflows int64_t. `nested`: a hash below
 /// another node (a table in each parent cell).
 std::optional<int64_t> getContainerBytes(SNodeKind kind, int64_t numCells,
@@ -112,6 +116,11 @@ inline int64_t getHashBuckets(int64_t numCells, bool nested = false) {
     b *= 2;
   return b;
 }
+/// A root-level hash table: its header holds mask ^ (initial buckets - 1)
+/// (0 at first: the initial table), the bucket heads follow; it grows in
+/// place by powers of two (snode.hash_maintain) up to kHashMaxBuckets.
+constexpr int64_t kHashGrowthHeaderBytes = 8, kHashMaxBuckets = int64_t(1)
+                                                                << 22;
 inline int64_t getHashCellOffset(int64_t cellAlign) {
   return (kHashHeaderBytes + cellAlign - 1) / cellAlign * cellAlign;
 }

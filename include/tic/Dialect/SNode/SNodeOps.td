@@ -482,6 +482,27 @@ def SNode_PoolViewOp : SNode_Op<"pool_view", [
   let assemblyFormat = "$node attr-dict `:` type($base) `,` type($count)";
 }
 
+def SNode_HashMaintainOp : SNode_Op<"hash_maintain", [
+    MemoryEffects<[MemRead<SNode_StructureResource>,
+                   MemWrite<SNode_StructureResource>]>,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "grows a root-level hash node's table to its entries";
+  let description = [{
+    `snode.hash_maintain %container, %entries, @h` (host code, between
+    launches: no kernel may run): while the node's entries (`%entries`,
+    every entry its pool has handed out) exceed twice its buckets and the
+    table has fewer than kHashMaxBuckets, the table doubles in place: the
+    chain of bucket `b` splits into `b` and `b + old count` by the next bit
+    of its keys' mix, and the header records the new mask. `%container` is
+    the table (the hash node's container in the root cell). Verified: `@h`
+    is a hash node, a child of its tree's root (tables below other nodes do
+    not grow).
+  }];
+  let arguments = (ins SNode_PtrType:$container, I32:$entries,
+                       FlatSymbolRefAttr:$node);
+  let assemblyFormat = "$container `,` $entries `,` $node attr-dict";
+}
+
 def SNode_FreeCellOp : SNode_Op<"free_cell", [
     MemoryEffects<[MemFree<SNode_StructureResource>]>,
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {

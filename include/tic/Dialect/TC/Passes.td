@@ -179,6 +179,21 @@ def OutlineTasks : Pass<"tic-outline-tasks", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }
 
+def HashMaintenance : Pass<"tic-hash-maintenance", "::mlir::ModuleOp"> {
+  let summary = "Grow root-level hash tables between launches";
+  let description = [{
+    Every tc.kernel that may insert into a hash node that is a child of its
+    tree's root (an activating `snode.lookup` of it in the kernel or in a
+    task it launches) gets, before each `tc.return`, `snode.hash_maintain`
+    of that node with its pool's entry count (`snode.pool_view`): after its
+    launches, with no task running, the table doubles in place while the
+    entries exceed twice the buckets (docs/sparse.md). Tables of hash nodes
+    below other nodes keep the size their shape gave them.
+  }];
+  let dependentDialects = ["::tic::snode::SNodeDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
 def PrivatizeReductions : Pass<"tic-privatize-reductions", "::mlir::ModuleOp"> {
   let summary = "Per-task private accumulators for kernel-scope reductions";
   let description = [{

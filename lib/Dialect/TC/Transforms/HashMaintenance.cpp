@@ -1,0 +1,83 @@
+//===- HashMaintenance.cpp - tic-hash-maintenance -------------------------===//
+//
+// Root-level hash tables grow between launches (docs/sparse.md): every
+// kernel that may insert into a hash node that is a child of its tree's
+// root (an activating snode.lookup of it, in the kernel or in a task it
+// launches) ends with `snode.hash_maintain` of that node, which doubles the
+// table in place while its entries exceed twice its buckets. It runs in the
+// kernel's host code after its launches, when no task runs.
+//
+//===----------------------------------------------------------------------===//
+#include "tic/Dialect/SNode/SNodeDialect.h"
+#include "tic/Dialect/SNode/SNodeLayout.h"
+#include "tic/Dialect/TC/Passes.h"
+#include "tic/Dialect/TC/TCDialect.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Builders.h"
+
+namespace tic {
+#define GEN_PASS_DEF_HASHMAINTENANCE
+#include "tic/Dialect/TC/Passes.h.inc"
+} // namespace tic
+
+using namespace mlir;
+using namespace tic;
+
+namespace {
+
+struct HashMaintenancePass
+    : tic::impl::HashMaintenanceBase<HashMaintenancePass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    snode::SNodeLayout layout(module);
+    if (failed(layout.checkAllocated()))
+      return signalPassFailure();
+    // The root-level hash nodes each kernel or task may insert into.
+    DenseMap<Operation *, SetVector<const snode::NodeLayout *>> inserts;
+    module.walk([&](snode::LookupOp op) {
+      if (op.getKind() != snode::SNodeKind::Hash || !op.getActivate())
+        return;
+      const snode::NodeLayout *n = layout.lookupNode(op.getNode());
+      if (!n || n->nestedHash)
+        return;
+      Operation *fn = op->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
+      inserts[fn].insert(n);
+    });
+    if (inserts.empty())
+      return;
+    module.walk([&](tc::KernelOp kernel) {
+      SetVector<const snode::NodeLayout *> nodes;
+      if (auto it = inserts.find(kernel); it != inserts.end())
+        nodes.insert(it->second.begin(), it->second.end());
+      kernel.walk([&](tc::LaunchOp launch) {
+        Operation *task =
+            SymbolTable::lookupNearestSymbolFrom(kernel, launch.getTaskAttr());
+        if (auto it = inserts.find(task); it != inserts.end())
+          nodes.insert(it->second.begin(), it->second.end());
+      });
+      if (nodes.empty())
+        return;
+      SmallVector<tc::ReturnOp> returns;
+      for (Block &block : kernel.getBody())
+        if (auto ret = dyn_cast<tc::ReturnOp>(block.getTerminator()))
+          returns.push_back(ret);
+      Type ptrTy = snode::PtrType::get(&getContext());
+      Type llvmPtr = LLVM::LLVMPointerType::get(&getContext());
+      for (tc::ReturnOp ret : returns) {
+        OpBuilder b(ret);
+        Location loc = ret.getLoc();
+        for (const snode::NodeLayout *n : nodes) {
+          Value root = snode::RootPtrOp::create(b, loc, ptrTy, n->tree->name);
+          Value table = snode::GetChildOp::create(b, loc, ptrTy, root, n->name);
+          auto view = snode::PoolViewOp::create(b, loc, llvmPtr, b.getI32Type(),
+                                                n->name);
+          snode::HashMaintainOp::create(b, loc, table, view.getCount(),
+                                        n->name);
+        }
+      }
+    });
+  }
+};
+
+} // namespace
