@@ -482,7 +482,8 @@ struct ConvertTCToGPUPass : tic::impl::ConvertTCToGPUBase<ConvertTCToGPUPass> {
             }
           }
           emitError(loc, "'snode.lookup' op is not supported with "
-                         "--target=cuda yet on pointer and dynamic SNodes "
+                         "--target=cuda yet on pointer, dynamic and hash "
+                         "SNodes "
                          "(their cells need a device memory pool)");
           return WalkResult::interrupt();
         }
