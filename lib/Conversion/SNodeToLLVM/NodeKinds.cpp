@@ -676,6 +676,34 @@ static void releaseNestedCells(OpBuilder &b, Location loc,
                                const SNodeLayout &layout, const NodeLayout &n,
                                Value cell);
 
+/// A walk along the hash chain from `head` with values `init` carried:
+/// `body(e, carried)` runs at each entry `e` after its `next` link was
+/// read (so it may relink or free `e`) and returns the values carried on.
+/// Returns the carried values at the end of the chain.
+static ValueRange
+walkChain(OpBuilder &b, Location loc, Value head, ValueRange init,
+          function_ref<SmallVector<Value>(Value, ValueRange)> body) {
+  SmallVector<Value> operands{head};
+  operands.append(init.begin(), init.end());
+  SmallVector<Type> types = llvm::to_vector(ValueRange(operands).getTypes());
+  SmallVector<Location> locs(types.size(), loc);
+  auto walk = scf::WhileOp::create(b, loc, types, operands);
+  OpBuilder::InsertionGuard g(b);
+  Block *before = b.createBlock(&walk.getBefore(), {}, types, locs);
+  Value more = arith::XOrIOp::create(
+      b, loc, isNull(b, loc, before->getArgument(0)),
+      arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
+  scf::ConditionOp::create(b, loc, more, before->getArguments());
+  Block *after = b.createBlock(&walk.getAfter(), {}, types, locs);
+  Value e = after->getArgument(0);
+  Value next = LLVM::LoadOp::create(b, loc, head.getType(),
+                                    entryField(b, loc, e, kHashNextOffset), 8);
+  SmallVector<Value> yields{next};
+  llvm::append_range(yields, body(e, after->getArguments().drop_front()));
+  scf::YieldOp::create(b, loc, yields);
+  return walk.getResults().drop_front();
+}
+
 /// Every entry of the table of hash node `n` at `buckets` (in a parent
 /// cell being deactivated) back to the pool, after what its cell holds:
 /// each chain walked, each entry's flag cleared (a struct-for over the
@@ -685,7 +713,6 @@ static void releaseHashTable(OpBuilder &b, Location loc,
                              const SNodeLayout &layout, const NodeLayout &n,
                              Value buckets) {
   Type i64 = b.getI64Type(), i32 = b.getI32Type();
-  Type ptrTy = LLVM::LLVMPointerType::get(b.getContext());
   auto loop = scf::ForOp::create(
       b, loc, arith::ConstantIntOp::create(b, loc, i64, 0),
       arith::ConstantIntOp::create(b, loc, i64, n.hashBuckets),
@@ -694,23 +721,15 @@ static void releaseHashTable(OpBuilder &b, Location loc,
   b.setInsertionPointToStart(loop.getBody());
   Value head =
       loadSlot(b, loc, pointerSlot(b, loc, buckets, loop.getInductionVar()));
-  auto walk = scf::WhileOp::create(b, loc, TypeRange{ptrTy}, ValueRange{head});
-  Block *before = b.createBlock(&walk.getBefore(), {}, {ptrTy}, {loc});
-  Value e = before->getArgument(0);
-  Value more = arith::XOrIOp::create(
-      b, loc, isNull(b, loc, e),
-      arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
-  scf::ConditionOp::create(b, loc, more, ValueRange{e});
-  Block *after = b.createBlock(&walk.getAfter(), {}, {ptrTy}, {loc});
-  e = after->getArgument(0);
-  Value next = loadSlot(b, loc, entryField(b, loc, e, kHashNextOffset));
-  if (holdsPoolCells(layout, n))
-    releaseNestedCells(b, loc, layout, n,
-                       byteOffset(b, loc, e, n.hashCellOffset));
-  LLVM::StoreOp::create(b, loc, arith::ConstantIntOp::create(b, loc, i32, 0),
-                        entryField(b, loc, e, kHashFlagOffset), 4);
-  FreeCellOp::create(b, loc, e, n.name);
-  scf::YieldOp::create(b, loc, ValueRange{next});
+  walkChain(b, loc, head, {}, [&](Value e, ValueRange) {
+    if (holdsPoolCells(layout, n))
+      releaseNestedCells(b, loc, layout, n,
+                         byteOffset(b, loc, e, n.hashCellOffset));
+    LLVM::StoreOp::create(b, loc, arith::ConstantIntOp::create(b, loc, i32, 0),
+                          entryField(b, loc, e, kHashFlagOffset), 4);
+    FreeCellOp::create(b, loc, e, n.name);
+    return SmallVector<Value>();
+  });
 }
 
 /// Returns the pool cells held in `cell` (a cell of node `n` being
@@ -948,7 +967,7 @@ struct HashMaintainLowering : SNodePattern<HashMaintainOp> {
       return failure();
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
-    Type i64 = b.getI64Type(), i1 = b.getI1Type();
+    Type i64 = b.getI64Type();
     Type ptrTy = LLVM::LLVMPointerType::get(getContext());
     auto c64 = [&](int64_t v) -> Value {
       return arith::ConstantIntOp::create(b, loc, i64, v);
@@ -986,39 +1005,29 @@ struct HashMaintainLowering : SNodePattern<HashMaintainOp> {
         Value hiSlot = pointerSlot(b, loc, heads,
                                    arith::AddIOp::create(b, loc, bucket, old));
         Value null = LLVM::ZeroOp::create(b, loc, ptrTy);
-        auto walk = scf::WhileOp::create(
-            b, loc, TypeRange{ptrTy, ptrTy, ptrTy},
-            ValueRange{loadSlot(b, loc, loSlot), null, null});
-        Block *wb = b.createBlock(&walk.getBefore(), {}, {ptrTy, ptrTy, ptrTy},
-                                  {loc, loc, loc});
-        Value more =
-            arith::XOrIOp::create(b, loc, isNull(b, loc, wb->getArgument(0)),
-                                  arith::ConstantIntOp::create(b, loc, i1, 1));
-        scf::ConditionOp::create(b, loc, more, wb->getArguments());
-        Block *wa = b.createBlock(&walk.getAfter(), {}, {ptrTy, ptrTy, ptrTy},
-                                  {loc, loc, loc});
-        Value e = wa->getArgument(0), lo = wa->getArgument(1),
-              hi = wa->getArgument(2);
-        Value nextField = entryField(b, loc, e, kHashNextOffset);
-        Value next = LLVM::LoadOp::create(b, loc, ptrTy, nextField, 8);
         unsigned bits = getHashKeyBits(
             getHashKeySlots(unsigned(n->axes.size()), /*nested=*/false));
-        Value key = LLVM::LoadOp::create(b, loc, b.getIntegerType(bits),
-                                         entryField(b, loc, e, kHashKeyOffset),
-                                         std::min(16u, bits / 8));
-        Value stays = arith::CmpIOp::create(
-            b, loc, arith::CmpIPredicate::eq,
-            arith::AndIOp::create(b, loc, hashMix(b, loc, key), mask), bucket);
-        LLVM::StoreOp::create(b, loc,
-                              arith::SelectOp::create(b, loc, stays, lo, hi),
-                              nextField, 8);
-        scf::YieldOp::create(
-            b, loc,
-            ValueRange{next, arith::SelectOp::create(b, loc, stays, e, lo),
-                       arith::SelectOp::create(b, loc, stays, hi, e)});
-        b.setInsertionPointAfter(walk);
-        LLVM::StoreOp::create(b, loc, walk.getResult(1), loSlot, 8);
-        LLVM::StoreOp::create(b, loc, walk.getResult(2), hiSlot, 8);
+        // Each entry to the front of the low or the high chain.
+        ValueRange split = walkChain(
+            b, loc, loadSlot(b, loc, loSlot), {null, null},
+            [&](Value e, ValueRange lh) {
+              Value key =
+                  LLVM::LoadOp::create(b, loc, b.getIntegerType(bits),
+                                       entryField(b, loc, e, kHashKeyOffset),
+                                       std::min(16u, bits / 8));
+              Value stays = arith::CmpIOp::create(
+                  b, loc, arith::CmpIPredicate::eq,
+                  arith::AndIOp::create(b, loc, hashMix(b, loc, key), mask),
+                  bucket);
+              LLVM::StoreOp::create(
+                  b, loc, arith::SelectOp::create(b, loc, stays, lh[0], lh[1]),
+                  entryField(b, loc, e, kHashNextOffset), 8);
+              return SmallVector<Value>{
+                  arith::SelectOp::create(b, loc, stays, e, lh[0]),
+                  arith::SelectOp::create(b, loc, stays, lh[1], e)};
+            });
+        LLVM::StoreOp::create(b, loc, split[0], loSlot, 8);
+        LLVM::StoreOp::create(b, loc, split[1], hiSlot, 8);
       }
       LLVM::StoreOp::create(
           b, loc, arith::XOrIOp::create(b, loc, mask, initial), container, 8);
