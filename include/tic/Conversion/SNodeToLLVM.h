@@ -29,18 +29,24 @@ class SNodeLayout;
 /// another (fields share the root buffer, so without the tags their
 /// pointers are indistinguishable). The lists are per function: module-wide
 /// lists made every access name every other field, quadratic in the number
-/// of fields.
+/// of fields. The quantized fields of one container word (bit_struct,
+/// bit_array) share its scope: a read-modify-write of the word for one
+/// field reads and writes the others' bits too.
 class FieldAliasTags {
 public:
   /// Collects the fields each function of `module` accesses.
-  explicit FieldAliasTags(mlir::ModuleOp module);
+  FieldAliasTags(mlir::ModuleOp module, const snode::SNodeLayout &layout);
   /// Tags `mem`, the lowering of an access to `field` from `access`.
   void tag(mlir::Operation *mem, mlir::Operation *access,
            llvm::StringRef field);
 
 private:
-  mlir::LLVM::AliasScopeAttr scope(llvm::StringRef field);
+  mlir::LLVM::AliasScopeAttr scope(llvm::StringRef key);
+  /// The scope's name of `field`: the field, or its container word's.
+  llvm::StringRef key(llvm::StringRef field);
   mlir::MLIRContext *ctx;
+  const snode::SNodeLayout &layout;
+  llvm::StringMap<std::string> wordKeys;
   mlir::LLVM::AliasScopeDomainAttr domain;
   llvm::DenseMap<mlir::Operation *, llvm::SetVector<llvm::StringRef>> fieldsOf;
   llvm::StringMap<mlir::LLVM::AliasScopeAttr> scopes;

@@ -320,20 +320,20 @@ struct QuantLoadLowering : QuantPattern<LoadOp> {
 /// old (`covers`), a plain load / update / store when no other thread writes
 /// the word (`exclusive`), else a compare-and-swap loop. Returns the plain
 /// store or load to tag, if any.
-Operation *writeWord(OpBuilder &b, Location loc, const QuantField &f0,
-                     bool covers, bool exclusive, Value addr,
-                     function_ref<Value(OpBuilder &, Value)> update) {
+SmallVector<Operation *>
+writeWord(OpBuilder &b, Location loc, const QuantField &f0, bool covers,
+          bool exclusive, Value addr,
+          function_ref<Value(OpBuilder &, Value)> update) {
   unsigned align = unsigned(f0.wordBits() / 8);
   if (covers)
-    return LLVM::StoreOp::create(b, loc, update(b, iconst(b, loc, f0.word, 0)),
-                                 addr, align);
+    return {LLVM::StoreOp::create(b, loc, update(b, iconst(b, loc, f0.word, 0)),
+                                  addr, align)};
   if (exclusive) {
     auto old = LLVM::LoadOp::create(b, loc, f0.word, addr, align);
-    LLVM::StoreOp::create(b, loc, update(b, old), addr, align);
-    return old;
+    return {old, LLVM::StoreOp::create(b, loc, update(b, old), addr, align)};
   }
   casLoop(b, loc, f0, addr, update);
-  return nullptr;
+  return {};
 }
 
 /// The bits [offset, offset + width) as a mask.
@@ -396,10 +396,10 @@ unsigned indexIn(ArrayRef<QuantField> group, const QuantField &f) {
 /// Writes `values` to `fields` of one word: the encoded bits of each, and
 /// for components sharing an exponent their whole group re-encoded (the
 /// siblings keep the values they decode to from the word being replaced).
-Operation *writeFields(OpBuilder &b, Location loc, const SNodeLayout &layout,
-                       ArrayRef<const PlaceLayout *> places,
-                       ArrayRef<QuantField> fields, ArrayRef<Value> values,
-                       bool exclusive, Value addr) {
+SmallVector<Operation *>
+writeFields(OpBuilder &b, Location loc, const SNodeLayout &layout,
+            ArrayRef<const PlaceLayout *> places, ArrayRef<QuantField> fields,
+            ArrayRef<Value> values, bool exclusive, Value addr) {
   const QuantField &f0 = fields.front();
   SmallVector<Value> bitsOf;
   SmallVector<QuantField> group;
@@ -452,9 +452,9 @@ struct QuantStoreLowering : QuantPattern<StoreOp> {
       b.eraseOp(op);
       return;
     }
-    if (Operation *mem =
-            writeFields(b, op.getLoc(), layout, p, f, adaptor.getValue(),
-                        op.getExclusive(), addr))
+    for (Operation *mem :
+         writeFields(b, op.getLoc(), layout, p, f, adaptor.getValue(),
+                     op.getExclusive(), addr))
       tags.tag(mem, op, op.getField());
     b.eraseOp(op);
   }
@@ -463,8 +463,9 @@ struct QuantStoreLowering : QuantPattern<StoreOp> {
 /// Several components of one bit_struct word (tic-fuse-bit-stores).
 struct StoreFieldsLowering : SNodePattern<StoreFieldsOp> {
   StoreFieldsLowering(const TypeConverter &tc, MLIRContext *ctx,
-                      const SNodeLayout &layout)
-      : SNodePattern<StoreFieldsOp>(tc, ctx, layout) {}
+                      const SNodeLayout &layout, FieldAliasTags &tags)
+      : SNodePattern<StoreFieldsOp>(tc, ctx, layout), tags(tags) {}
+  FieldAliasTags &tags;
   LogicalResult matchAndRewrite(StoreFieldsOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &b) const override {
     Location loc = op.getLoc();
@@ -481,8 +482,11 @@ struct StoreFieldsLowering : SNodePattern<StoreFieldsOp> {
     SmallVector<Value> values(adaptor.getValues());
     Value addr =
         byteOffset(b, loc, adaptor.getCell(), places.front()->offsetInCell);
-    writeFields(b, loc, layout, places, fields, values, op.getExclusive(),
-                addr);
+    // (One word: its fields share the word's alias scope.)
+    StringRef field = cast<FlatSymbolRefAttr>(op.getFields()[0]).getValue();
+    for (Operation *mem : writeFields(b, loc, layout, places, fields, values,
+                                      op.getExclusive(), addr))
+      tags.tag(mem, op, field);
     b.eraseOp(op);
     return success();
   }
@@ -557,5 +561,6 @@ void tic::snode::lowering::populateQuantAccessPatterns(
     const SNodeLayout &layout, FieldAliasTags &tags) {
   patterns.add<QuantLoadLowering, QuantStoreLowering, QuantAtomicRMWLowering>(
       converter, patterns.getContext(), layout, tags);
-  patterns.add<StoreFieldsLowering>(converter, patterns.getContext(), layout);
+  patterns.add<StoreFieldsLowering>(converter, patterns.getContext(), layout,
+                                    tags);
 }

@@ -41,14 +41,28 @@ static Operation *functionOf(Operation *op) {
   return op->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
 }
 
-FieldAliasTags::FieldAliasTags(ModuleOp module) : ctx(module.getContext()) {
+FieldAliasTags::FieldAliasTags(ModuleOp module, const SNodeLayout &layout)
+    : ctx(module.getContext()), layout(layout) {
   domain =
       LLVM::AliasScopeDomainAttr::get(ctx, StringAttr::get(ctx, "tic.fields"));
   module.walk([&](Operation *op) {
     if (isa<LoadOp, StoreOp, AtomicRMWOp>(op))
       fieldsOf[functionOf(op)].insert(
-          op->getAttrOfType<FlatSymbolRefAttr>("field").getValue());
+          key(op->getAttrOfType<FlatSymbolRefAttr>("field").getValue()));
+    else if (auto sf = dyn_cast<StoreFieldsOp>(op))
+      fieldsOf[functionOf(op)].insert(
+          key(cast<FlatSymbolRefAttr>(sf.getFields()[0]).getValue()));
   });
+}
+
+StringRef FieldAliasTags::key(StringRef field) {
+  const PlaceLayout *p = layout.lookupPlace(field);
+  if (!p || !p->isQuant() || !p->parent)
+    return field;
+  std::string &k = wordKeys[field];
+  if (k.empty())
+    k = "word of " + p->parent->name;
+  return k;
 }
 
 void FieldAliasTags::tag(Operation *mem, Operation *access, StringRef field) {
@@ -56,16 +70,17 @@ void FieldAliasTags::tag(Operation *mem, Operation *access, StringRef field) {
   const llvm::SetVector<StringRef> &used = fieldsOf[fn];
   if (used.size() < 2)
     return; // one field: nothing to tell apart
-  ArrayAttr &others = noAliasLists[{fn, field}];
+  StringRef k = key(field);
+  ArrayAttr &others = noAliasLists[{fn, k}];
   if (!others) {
     SmallVector<Attribute> list;
     for (StringRef name : used)
-      if (name != field)
+      if (name != k)
         list.push_back(scope(name));
     others = ArrayAttr::get(ctx, list);
   }
   auto aa = cast<LLVM::AliasAnalysisOpInterface>(mem);
-  aa.setAliasScopes(ArrayAttr::get(ctx, {scope(field)}));
+  aa.setAliasScopes(ArrayAttr::get(ctx, {scope(k)}));
   aa.setNoAliasScopes(others);
 }
 
@@ -371,7 +386,7 @@ struct ConvertSNodeToLLVMPass
       return converter.isLegal(op.getOperation());
     });
     patterns.add<CellSelectLowering>(converter, ctx);
-    FieldAliasTags tags(module);
+    FieldAliasTags tags(module, layout);
     populateSNodeToLLVMPatterns(converter, patterns, layout, tags);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
