@@ -116,6 +116,30 @@ int main(void) {
     }
     CHECK(sparse_hash_nested_h_get(ctx, 1, 7 - 50, &f));
     expect("h_get", 0, f, 1, 0);
+    /* Neighbour reads: h (i, j +- 1) of every active element, 0 outside
+       the active blocks. */
+    CHECK(sparse_hash_nested_near_h(ctx));
+    for (t = 0; t < n; t += 7) {
+      int i = t % 3, j = t * 7 - 50, d;
+      for (d = -1; d <= 1; ++d) {
+        int jj = j + d, u;
+        double want = 0, hv[2] = {0, 0};
+        for (u = 0; u < 2; ++u) {
+          int jn = jj + (u ? 1 : -1), s2;
+          /* h at (i, jn): the t' with t' % 3 == i and 7 t' - 50 == jn. */
+          for (s2 = 0; s2 < n; ++s2)
+            if (s2 % 3 == i && s2 * 7 - 50 == jn)
+              hv[u] = s2;
+        }
+        want = hv[0] + 2.0 * hv[1];
+        /* Only elements of active blocks are visited: (i, jj) is in the
+           block of (i, j) when floor(jj / 4) == floor(j / 4). */
+        if (fdiv(jj, 4) != fdiv(j, 4))
+          continue;
+        CHECK(sparse_hash_nested_get_hl(ctx, i, jj, &f));
+        expect("near_h", (size_t)t, f, want, 0);
+      }
+    }
     /* Reads of absent cells are 0 and insert nothing. */
     CHECK(sparse_hash_nested_read_far(ctx, 5000, &f));
     expect("read_far", 0, f, 0, 0);

@@ -229,10 +229,13 @@ static Value buildNeighbourCell(OpBuilder &b, Location loc,
   size_t at = 0;
   while (at < pl.levels.size() && pl.levels[at].node->name != node)
     ++at;
-  // (A hash below `node` needs its parents' cell number: the plain path.)
-  bool hashBelow = llvm::any_of(
-      ArrayRef(pl.levels).drop_front(at),
-      [](const snode::LevelAccess &lv) { return lv.node->nestedHash; });
+  // (A hash below `node` needs its parents' cell number, which only a walk
+  // from the root computes: the plain path.)
+  bool hashBelow = at < pl.levels.size() &&
+                   llvm::any_of(ArrayRef(pl.levels).drop_front(at + 1),
+                                [](const snode::LevelAccess &lv) {
+                                  return lv.node->nestedHash;
+                                });
   if (at == pl.levels.size() || hashBelow)
     return buildPath(b, loc, *pl.tree, pl.levels, indices, false);
   Type i32 = b.getI32Type();
