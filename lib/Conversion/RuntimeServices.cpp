@@ -5,6 +5,7 @@
 // with the implicit values of the function it is in (FunctionEnvs).
 //
 //===----------------------------------------------------------------------===//
+#include "tic/Conversion/PoolLowering.h"
 #include "tic/Conversion/TCToLLVM.h"
 #include "tic/Dialect/AD/ADDialect.h"
 #include "tic/Dialect/SNode/SNodeLayout.h"
@@ -145,27 +146,39 @@ struct RootPtrLowering : ServicePattern<snode::RootPtrOp> {
   }
 };
 
-/// The pool of a pointer node, from the layout.
-static FailureOr<int32_t>
-poolOf(Operation *op, const snode::SNodeLayout &layout, StringRef node) {
+/// The pool of a pointer, dynamic or hash node, from the layout.
+static const snode::NodeLayout *
+poolNode(Operation *op, const snode::SNodeLayout &layout, StringRef node) {
   const snode::NodeLayout *n = layout.lookupNode(node);
-  if (!n || n->poolIndex < 0)
-    return op->emitOpError("has no pool for SNode '") << node << "'";
-  return n->poolIndex;
+  if (!n || n->poolIndex < 0 || n->poolStateOffset < 0) {
+    op->emitOpError("has no pool for SNode '") << node << "'";
+    return nullptr;
+  }
+  return n;
+}
+
+/// The pool's state in the root buffer.
+static Value poolState(OpBuilder &b, Location loc, const TargetInfo &target,
+                       const FunctionEnv &env, const snode::NodeLayout &n) {
+  return pools::statePtr(b, loc, target.getRootBuffer(b, loc, env),
+                         n.poolStateOffset);
 }
 
 struct AllocCellLowering : ServicePattern<snode::AllocCellOp> {
   using ServicePattern::ServicePattern;
   LogicalResult lower(snode::AllocCellOp op, OpAdaptor, const FunctionEnv &env,
                       ConversionPatternRewriter &rewriter) const override {
-    FailureOr<int32_t> pool = poolOf(op, layout, op.getNode());
-    if (failed(pool))
+    const snode::NodeLayout *n = poolNode(op, layout, op.getNode());
+    if (!n)
       return failure();
-    FailureOr<Value> cell =
-        target.allocateCell(rewriter, op.getLoc(), *pool, env);
-    if (failed(cell))
-      return failure();
-    rewriter.replaceOp(op, *cell);
+    Location loc = op.getLoc();
+    Value state = poolState(rewriter, loc, target, env, *n);
+    Value cell =
+        pools::allocate(rewriter, loc, state, [&](OpBuilder &b, Value index) {
+          return target.allocateBeyondCapacity(b, loc, n->poolIndex, n->name,
+                                               state, index, env);
+        });
+    rewriter.replaceOp(op, cell);
     return success();
   }
 };
@@ -175,11 +188,12 @@ struct FreeCellLowering : ServicePattern<snode::FreeCellOp> {
   LogicalResult lower(snode::FreeCellOp op, OpAdaptor adaptor,
                       const FunctionEnv &env,
                       ConversionPatternRewriter &rewriter) const override {
-    FailureOr<int32_t> pool = poolOf(op, layout, op.getNode());
-    if (failed(pool) ||
-        failed(target.freeCell(rewriter, op.getLoc(), *pool, adaptor.getCell(),
-                               op.getUnused(), env)))
+    const snode::NodeLayout *n = poolNode(op, layout, op.getNode());
+    if (!n)
       return failure();
+    Location loc = op.getLoc();
+    pools::free(rewriter, loc, poolState(rewriter, loc, target, env, *n),
+                adaptor.getCell(), op.getUnused());
     rewriter.eraseOp(op);
     return success();
   }
@@ -189,13 +203,13 @@ struct PoolViewLowering : ServicePattern<snode::PoolViewOp> {
   using ServicePattern::ServicePattern;
   LogicalResult lower(snode::PoolViewOp op, OpAdaptor, const FunctionEnv &env,
                       ConversionPatternRewriter &rewriter) const override {
-    FailureOr<int32_t> pool = poolOf(op, layout, op.getNode());
-    if (failed(pool))
+    const snode::NodeLayout *n = poolNode(op, layout, op.getNode());
+    if (!n)
       return failure();
-    auto view = target.poolView(rewriter, op.getLoc(), *pool, env);
-    if (failed(view))
-      return failure();
-    rewriter.replaceOp(op, ValueRange{view->first, view->second});
+    Location loc = op.getLoc();
+    auto [base, count] =
+        pools::view(rewriter, loc, poolState(rewriter, loc, target, env, *n));
+    rewriter.replaceOp(op, ValueRange{base, count});
     return success();
   }
 };

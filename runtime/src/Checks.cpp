@@ -97,13 +97,20 @@ tc_status tic_rt_report_assert(tic_rt_context *ctx, const char *msg,
 tc_status tic_rt_take_kernel_status(tic_rt_context *ctx) {
   if (!ctx)
     return TC_OK;
-  for (int32_t i = 0; i < ctx->numPools; ++i)
-    tic_rt_pool_collect(ctx->pools[i]);
+  if (ctx->cuda)
+    cudaCollectPools(ctx);
+  else
+    for (int32_t i = 0; i < ctx->numPools; ++i)
+      tic_rt_pool_collect(ctx->pools[i]);
   return tc_status(ctx->kernelStatus.exchange(TC_OK));
 }
 
 void *tic_rt_snode_alloc(tic_rt_context *ctx, int32_t pool) {
   return tic_rt_pool_alloc(ctx, ctx->pools[pool]);
+}
+
+void *tic_rt_snode_alloc_at(tic_rt_context *ctx, int32_t pool, uint64_t index) {
+  return tic_rt_pool_alloc_at(ctx, ctx->pools[pool], index);
 }
 
 void tic_rt_snode_free(tic_rt_context *ctx, int32_t pool, void *cell) {
@@ -131,9 +138,12 @@ tc_status tic_rt_memory_stats(tic_rt_context *ctx, const char *snode,
     return tic_rt_fail(ctx, TC_ERR_INVALID_ARGUMENT,
                        "memory_stats: the context or the output is NULL");
   *stats = tc_memory_stats{};
-  auto add = [&](const tic_rt_pool *pool) {
-    tic_rt_pool_stats ps;
-    tic_rt_pool_get_stats(pool, &ps);
+  auto add = [&](int32_t i) {
+    tic_rt_pool_stats ps{};
+    if (ctx->cuda)
+      cudaPoolStats(ctx, i, &ps);
+    else
+      tic_rt_pool_get_stats(ctx->pools[i], &ps);
     stats->reserved_bytes += ps.reserved_bytes;
     stats->committed_bytes += ps.committed_bytes;
     stats->live_bytes += ps.live_elements * ps.element_size;
@@ -143,13 +153,13 @@ tc_status tic_rt_memory_stats(tic_rt_context *ctx, const char *snode,
     stats->reserved_bytes = stats->committed_bytes = stats->live_bytes =
         ctx->rootSize;
     for (int32_t i = 0; i < ctx->numPools; ++i)
-      add(ctx->pools[i]);
+      add(i);
     return TC_OK;
   }
   const tic_rt_module_desc *d = ctx->desc;
   for (int32_t i = 0; i < ctx->numPools; ++i)
-    if (d->pools[i].name && std::strcmp(d->pools[i].name, snode) == 0) {
-      add(ctx->pools[i]);
+    if (poolName(d, i) && std::strcmp(poolName(d, i), snode) == 0) {
+      add(i);
       return TC_OK;
     }
   return tic_rt_fail(
@@ -163,7 +173,11 @@ tc_status tic_rt_snode_pool_stats(const tic_rt_context *ctx, int32_t pool,
                                   tic_rt_pool_stats *stats) {
   if (!ctx || !stats || pool < 0 || pool >= ctx->numPools)
     return TC_ERR_INVALID_ARGUMENT;
-  tic_rt_pool_get_stats(ctx->pools[pool], stats);
+  *stats = tic_rt_pool_stats{};
+  if (ctx->cuda)
+    cudaPoolStats(const_cast<tic_rt_context *>(ctx), pool, stats);
+  else
+    tic_rt_pool_get_stats(ctx->pools[pool], stats);
   return TC_OK;
 }
 

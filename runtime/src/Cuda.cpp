@@ -45,6 +45,9 @@ constexpr int CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16;
 constexpr int CU_JIT_ERROR_LOG_BUFFER = 5;
 constexpr int CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
 
+/// The most device memory a pool takes without tc_options.device_memory_bytes.
+constexpr uint64_t kDevicePoolBytes = uint64_t(1) << 30;
+
 /// The driver entry points, resolved once.
 struct Driver {
   CUresult (*cuInit)(unsigned);
@@ -196,6 +199,12 @@ struct tic::rt::CudaState {
   uint64_t launches = 0;
   // The module's failure record (tic_rt_cuda_failure), 0 when it has none.
   CUdeviceptr failure = 0;
+  // The memory of each pool (numPools entries) and the collect kernel
+  // (looked up once the module is loaded; null when it has none).
+  CUdeviceptr *poolMemory = nullptr;
+  int32_t numPools = 0;
+  bool collectLooked = false;
+  CUfunction collect = nullptr;
 };
 
 namespace tic {
@@ -260,10 +269,14 @@ void cudaDestroyContext(tic_rt_context *ctx) {
       loader.drv.cuMemFree(s->rootAlloc);
     if (s->scratch)
       loader.drv.cuMemFree(s->scratch);
+    for (int32_t i = 0; i < s->numPools; ++i)
+      if (s->poolMemory[i])
+        loader.drv.cuMemFree(s->poolMemory[i]);
     if (s->module)
       loader.drv.cuModuleUnload(s->module);
   }
   ctx->root = nullptr;
+  std::free(s->poolMemory);
   std::free(s->keys);
   std::free(s->functions);
   s->~CudaState();
@@ -272,6 +285,72 @@ void cudaDestroyContext(tic_rt_context *ctx) {
 }
 
 const char *cudaDeviceName() { return loader.deviceName; }
+
+tc_status cudaCreatePools(tic_rt_context *ctx, const tic_rt_pool_desc *,
+                          int32_t numPools) {
+  CudaState *s = ctx->cuda;
+  const char *mod = ctx->desc->name ? ctx->desc->name : "?";
+  s->poolMemory = static_cast<CUdeviceptr *>(
+      std::calloc(size_t(numPools), sizeof(CUdeviceptr)));
+  if (!s->poolMemory)
+    return tic_rt_fail(nullptr, TC_ERR_OUT_OF_MEMORY,
+                       "cannot allocate the pool table");
+  s->numPools = numPools;
+  // What is left of the device memory budget after the root buffer is
+  // shared by the pools; without a budget each pool gets up to
+  // kDevicePoolBytes.
+  uint64_t budget = ctx->opts.device_memory_bytes;
+  uint64_t share = kDevicePoolBytes;
+  if (budget) {
+    uint64_t left = budget > ctx->rootSize ? budget - ctx->rootSize : 0;
+    share = left / uint64_t(numPools);
+  }
+  for (int32_t i = 0; i < numPools; ++i) {
+    tic_rt_pool_desc pd = poolDescAt(ctx->desc, i);
+    const char *n = pd.name ? pd.name : "?";
+    uint64_t size = (pd.element_size + 15) / 16 * 16;
+    if (size == 0 || pd.state_offset % 8 != 0 ||
+        pd.state_offset + sizeof(tic_rt_pool_state) > ctx->rootSize)
+      return tic_rt_fail(nullptr, TC_ERR_INVALID_ARGUMENT,
+                         "module '%s': pool %d ('%s') is malformed", mod,
+                         int(i), n);
+    // Every cell the node can have, and some for the threads that lose a
+    // race to install one (they give theirs back at once).
+    uint64_t want = pd.max_elements + 65536;
+    if (want > TIC_RT_POOL_MAX_ELEMENTS)
+      want = TIC_RT_POOL_MAX_ELEMENTS;
+    uint64_t cap = share / size < want ? share / size : want;
+    if (cap == 0)
+      return tic_rt_fail(nullptr, TC_ERR_OUT_OF_MEMORY,
+                         "module '%s': no device memory is left for the pool "
+                         "of SNode '%s' within tc_options.device_memory_bytes "
+                         "(%llu)",
+                         mod, n, (unsigned long long)budget);
+    CUresult r = loader.drv.cuMemAlloc(&s->poolMemory[i], size_t(cap * size));
+    if (r != CUDA_SUCCESS) {
+      s->poolMemory[i] = 0;
+      return tic_rt_fail(nullptr, TC_ERR_OUT_OF_MEMORY,
+                         "cannot allocate %llu bytes of device memory for "
+                         "the pool of SNode '%s' on %s: %s",
+                         (unsigned long long)(cap * size), n, loader.deviceName,
+                         errorText(r));
+    }
+    tic_rt_pool_state st{};
+    st.base = s->poolMemory[i];
+    st.element_size = size;
+    st.capacity = cap;
+    st.max_elements = cap; // struct-fors over the pool stop here
+    if ((r = loader.drv.cuMemsetD8(s->poolMemory[i], 0, size_t(cap * size))) !=
+            CUDA_SUCCESS ||
+        (r = loader.drv.cuMemcpyHtoD(reinterpret_cast<CUdeviceptr>(ctx->root) +
+                                         pd.state_offset,
+                                     &st, sizeof(st))) != CUDA_SUCCESS)
+      return tic_rt_fail(nullptr, TC_ERR_DEVICE,
+                         "cannot set up the pool of SNode '%s' on %s: %s", n,
+                         loader.deviceName, errorText(r));
+  }
+  return TC_OK;
+}
 
 } // namespace rt
 } // namespace tic
@@ -365,6 +444,14 @@ void checkDeviceFailure(tic_rt_context *ctx) {
   if (f.status == TC_ERR_OUT_OF_BOUNDS)
     tic_rt_report_out_of_bounds(ctx, text, f.axis, f.index, f.extent,
                                 where[0] ? where : nullptr);
+  else if (f.status == TC_ERR_OUT_OF_MEMORY)
+    reportKernelFailure(ctx, TC_ERR_OUT_OF_MEMORY,
+                        "%s%sSNode '%s' is out of device memory: its pool "
+                        "on %s holds %lld cells (tc_options."
+                        "device_memory_bytes shares the memory left by the "
+                        "fields among the pools)",
+                        where[0] ? where : "", where[0] ? ": " : "", text,
+                        loader.deviceName, (long long)f.extent);
   else
     tic_rt_report_assert(ctx, text, where[0] ? where : nullptr);
   tic_rt_cuda_failure zero{};
@@ -374,6 +461,55 @@ void checkDeviceFailure(tic_rt_context *ctx) {
 constexpr size_t kStageAlign = 256;
 
 } // namespace
+
+namespace tic {
+namespace rt {
+
+void cudaCollectPools(tic_rt_context *ctx) {
+  CudaState *s = ctx->cuda;
+  if (!s || s->numPools == 0 || !s->module || !makeCurrent())
+    return;
+  if (!s->collectLooked) {
+    s->collectLooked = true;
+    if (loader.drv.cuModuleGetFunction(
+            &s->collect, s->module, TIC_RT_POOL_COLLECT_KERNEL) != CUDA_SUCCESS)
+      s->collect = nullptr;
+  }
+  if (!s->collect)
+    return;
+  // Each thread recycles cells until none is pending: a few blocks
+  // suffice (and an empty pool costs each thread one load).
+  void *root = ctx->root;
+  void *params[] = {&root};
+  unsigned blocks = unsigned(loader.smCount);
+  check(ctx,
+        loader.drv.cuLaunchKernel(s->collect, blocks, 1, 1, 128, 1, 1, 0,
+                                  nullptr, params, nullptr),
+        TIC_RT_POOL_COLLECT_KERNEL);
+}
+
+void cudaPoolStats(tic_rt_context *ctx, int32_t pool, tic_rt_pool_stats *out) {
+  CudaState *s = ctx->cuda;
+  *out = tic_rt_pool_stats{};
+  tic_rt_pool_state st{};
+  tic_rt_pool_desc pd = poolDescAt(ctx->desc, pool);
+  if (!s || pool < 0 || pool >= s->numPools || !makeCurrent() ||
+      !check(ctx,
+             loader.drv.cuMemcpyDtoH(&st,
+                                     reinterpret_cast<CUdeviceptr>(ctx->root) +
+                                         pd.state_offset,
+                                     sizeof(st)),
+             "reading a pool's state"))
+    return;
+  out->element_size = st.element_size;
+  out->max_elements = st.max_elements;
+  out->reserved_bytes = out->committed_bytes = st.capacity * st.element_size;
+  out->live_elements = st.live > 0 ? uint64_t(st.live) : 0;
+  out->high_water = st.next < st.capacity ? st.next : st.capacity;
+}
+
+} // namespace rt
+} // namespace tic
 
 extern "C" {
 
@@ -404,6 +540,9 @@ void tic_rt_cuda_launch(tic_rt_context *ctx, const tic_rt_cuda_kernel *kernel,
   if (need > s->scratchBytes) {
     if (s->scratch)
       loader.drv.cuMemFree(s->scratch);
+    for (int32_t i = 0; i < s->numPools; ++i)
+      if (s->poolMemory[i])
+        loader.drv.cuMemFree(s->poolMemory[i]);
     s->scratch = 0;
     s->scratchBytes = 0;
     if (!check(ctx, loader.drv.cuMemAlloc(&s->scratch, need),

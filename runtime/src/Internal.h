@@ -88,6 +88,34 @@ tc_status cudaCreateContext(tic_rt_context *ctx, uint64_t size, uint64_t align);
 void cudaDestroyContext(tic_rt_context *ctx);
 /// The name of the GPU in use ("" before cudaLoaderInit succeeded).
 const char *cudaDeviceName();
+/// Pool `i` of `desc`: descriptors of ABI 3 and 4 have no state_offset
+/// (their table's entries are three members long; state_offset reads 0).
+inline tic_rt_pool_desc poolDescAt(const tic_rt_module_desc *desc, int32_t i) {
+  if (desc->abi_version >= 5)
+    return desc->pools[i];
+  struct V3 {
+    const char *name;
+    uint64_t element_size, max_elements;
+  };
+  const V3 &old = reinterpret_cast<const V3 *>(desc->pools)[i];
+  tic_rt_pool_desc pd{};
+  pd.name = old.name;
+  pd.element_size = old.element_size;
+  pd.max_elements = old.max_elements;
+  return pd;
+}
+inline const char *poolName(const tic_rt_module_desc *desc, int32_t i) {
+  return poolDescAt(desc, i).name;
+}
+/// The pools of a device context (ABI 5): device memory for each, zeroed,
+/// and its tic_rt_pool_state written to the device root buffer.
+tc_status cudaCreatePools(tic_rt_context *ctx, const tic_rt_pool_desc *pools,
+                          int32_t numPools);
+/// Launches the module's pool collect kernel (TIC_RT_POOL_COLLECT_KERNEL),
+/// asynchronously, when it has one and launched anything.
+void cudaCollectPools(tic_rt_context *ctx);
+/// Statistics of device pool `pool` (waits for the device).
+void cudaPoolStats(tic_rt_context *ctx, int32_t pool, tic_rt_pool_stats *out);
 
 /// One launch of tic_rt_parallel_for: `numChunks` chunks of `grain` indices
 /// over [begin, begin + n); thread t of `team` runs the t-th contiguous block

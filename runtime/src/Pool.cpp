@@ -53,19 +53,25 @@ uint64_t roundUp(uint64_t x, uint64_t to) { return (x + to - 1) / to * to; }
 
 struct tic_rt_pool {
   char name[128] = {0};
+  // The state generated code shares (rt.h): in a context's root buffer, or
+  // `own` for a pool on its own. Its fields are accessed atomically.
+  tic_rt_pool_state *st = nullptr;
+  tic_rt_pool_state own{};
   uint64_t elementSize = 0;
   uint64_t maxElements = 0;
   uint8_t *base = nullptr;
   uint64_t reservedBytes = 0;
   bool pageElements = false; // elements are whole pages: recycle by madvise
-
-  std::atomic<uint64_t> next{0};      // bump index (may pass maxElements)
-  std::atomic<uint64_t> committed{0}; // [base, base + committed) is RW
+  // [base, base + committed) is read-write; st->capacity follows it.
+  std::atomic<uint64_t> committed{0};
   pthread_mutex_t commitLock = PTHREAD_MUTEX_INITIALIZER;
 
-  std::atomic<uint64_t> freeHead{0};    // reusable, zeroed but the link
-  std::atomic<uint64_t> pendingHead{0}; // freed, waiting for collect
-  std::atomic<int64_t> live{0};
+  template <typename T> static T load(const T &x, int order) {
+    return __atomic_load_n(&x, order);
+  }
+  template <typename T> static void store(T &x, T v, int order) {
+    __atomic_store_n(&x, v, order);
+  }
 
   uint8_t *at(uint32_t index) const {
     return base + uint64_t(index) * elementSize;
@@ -83,26 +89,30 @@ struct tic_rt_pool {
                      __ATOMIC_RELAXED);
   }
 
-  void push(std::atomic<uint64_t> &head, uint32_t index) {
-    uint64_t old = head.load(std::memory_order_relaxed);
+  void push(uint64_t &head, uint32_t index) {
+    uint64_t old = load(head, __ATOMIC_RELAXED);
     do
       storeLink(index, headLink(old));
-    while (!head.compare_exchange_weak(old, makeHead(old, index + 1),
-                                       std::memory_order_release,
-                                       std::memory_order_relaxed));
+    while (!__atomic_compare_exchange_n(&head, &old, makeHead(old, index + 1),
+                                        /*weak=*/true, __ATOMIC_RELEASE,
+                                        __ATOMIC_RELAXED));
   }
 
   /// Pops an index; false when the stack is empty.
-  bool pop(std::atomic<uint64_t> &head, uint32_t &index) {
-    uint64_t old = head.load(std::memory_order_acquire);
+  bool pop(uint64_t &head, uint32_t &index) {
+    uint64_t old = load(head, __ATOMIC_ACQUIRE);
     do {
       if (headLink(old) == 0)
         return false;
-    } while (!head.compare_exchange_weak(
-        old, makeHead(old, loadLink(headLink(old) - 1)),
-        std::memory_order_acquire, std::memory_order_acquire));
+    } while (!__atomic_compare_exchange_n(
+        &head, &old, makeHead(old, loadLink(headLink(old) - 1)),
+        /*weak=*/true, __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE));
     index = headLink(old) - 1;
     return true;
+  }
+
+  void addLive(int64_t d) {
+    __atomic_fetch_add(&st->live, d, __ATOMIC_RELAXED);
   }
 
   /// Makes [0, needed) read-write. False when the system refuses.
@@ -117,13 +127,52 @@ struct tic_rt_pool {
       if (want > reservedBytes)
         want = reservedBytes;
       if (mprotect(base + have, size_t(want - have), PROT_READ | PROT_WRITE) !=
-          0)
+          0) {
         ok = false;
-      else
+      } else {
         committed.store(want, std::memory_order_release);
+        // Generated code takes indices below the capacity without asking.
+        uint64_t cap = want / elementSize;
+        store(st->capacity, cap < maxElements ? cap : maxElements,
+              __ATOMIC_RELEASE);
+      }
     }
     pthread_mutex_unlock(&commitLock);
     return ok;
+  }
+
+  /// Element `i` of fresh memory (taken from the bump counter): committed,
+  /// or NULL with the failure reported on ctx.
+  void *fresh(tic_rt_context *ctx, uint64_t i) {
+    if (i >= maxElements) {
+      reportKernelFailure(ctx, TC_ERR_OUT_OF_MEMORY,
+                          "SNode '%s' is out of memory: all %llu cells of its "
+                          "pool (%llu bytes each) are in use",
+                          name, (unsigned long long)maxElements,
+                          (unsigned long long)elementSize);
+      return nullptr;
+    }
+    if (!commit((i + 1) * elementSize)) {
+      int err = errno;
+      reportKernelFailure(ctx, TC_ERR_OUT_OF_MEMORY,
+                          "SNode '%s' is out of memory: the system refused to "
+                          "commit more than %llu bytes for its pool (%s)",
+                          name, (unsigned long long)committed.load(),
+                          std::strerror(err));
+      return nullptr;
+    }
+    addLive(1);
+    return at(uint32_t(i));
+  }
+
+  /// The state of an empty pool.
+  void resetState() {
+    tic_rt_pool_state s{};
+    s.base = reinterpret_cast<uint64_t>(base);
+    s.element_size = elementSize;
+    s.capacity = 0;
+    s.max_elements = maxElements;
+    *st = s;
   }
 };
 
@@ -131,6 +180,14 @@ extern "C" {
 
 tc_status tic_rt_pool_create(const char *name, uint64_t element_size,
                              uint64_t max_elements, tic_rt_pool **out) {
+  return tic_rt_pool_create_with_state(name, element_size, max_elements,
+                                       nullptr, out);
+}
+
+tc_status tic_rt_pool_create_with_state(const char *name, uint64_t element_size,
+                                        uint64_t max_elements,
+                                        tic_rt_pool_state *state,
+                                        tic_rt_pool **out) {
   const char *n = name ? name : "?";
   if (!out)
     return tic_rt_fail(nullptr, TC_ERR_INVALID_ARGUMENT,
@@ -176,6 +233,8 @@ tc_status tic_rt_pool_create(const char *name, uint64_t element_size,
   pool->base = static_cast<uint8_t *>(mem);
   pool->reservedBytes = bytes;
   pool->pageElements = pageElements;
+  pool->st = state ? state : &pool->own;
+  pool->resetState();
   *out = pool;
   return TC_OK;
 }
@@ -191,59 +250,46 @@ void tic_rt_pool_destroy(tic_rt_pool *pool) {
 
 void *tic_rt_pool_alloc(tic_rt_context *ctx, tic_rt_pool *pool) {
   uint32_t index;
-  if (pool->pop(pool->freeHead, index)) {
+  if (pool->pop(pool->st->free_head, index)) {
     pool->storeLink(index, 0); // the rest was zeroed by collect
-    pool->live.fetch_add(1, std::memory_order_relaxed);
+    pool->addLive(1);
     return pool->at(index);
   }
-  uint64_t i = pool->next.fetch_add(1, std::memory_order_relaxed);
-  if (i >= pool->maxElements) {
-    reportKernelFailure(ctx, TC_ERR_OUT_OF_MEMORY,
-                        "SNode '%s' is out of memory: all %llu cells of its "
-                        "pool (%llu bytes each) are in use",
-                        pool->name, (unsigned long long)pool->maxElements,
-                        (unsigned long long)pool->elementSize);
-    return nullptr;
-  }
-  if (!pool->commit((i + 1) * pool->elementSize)) {
-    int err = errno;
-    reportKernelFailure(ctx, TC_ERR_OUT_OF_MEMORY,
-                        "SNode '%s' is out of memory: the system refused to "
-                        "commit more than %llu bytes for its pool (%s)",
-                        pool->name, (unsigned long long)pool->committed.load(),
-                        std::strerror(err));
-    return nullptr;
-  }
-  pool->live.fetch_add(1, std::memory_order_relaxed);
-  return pool->at(uint32_t(i));
+  return pool->fresh(ctx,
+                     __atomic_fetch_add(&pool->st->next, 1, __ATOMIC_RELAXED));
+}
+
+void *tic_rt_pool_alloc_at(tic_rt_context *ctx, tic_rt_pool *pool,
+                           uint64_t index) {
+  return pool->fresh(ctx, index);
 }
 
 void tic_rt_pool_free(tic_rt_pool *pool, void *element) {
   if (!pool || !element)
     return;
-  pool->push(pool->pendingHead, tic_rt_pool_index(pool, element));
-  pool->live.fetch_sub(1, std::memory_order_relaxed);
+  pool->push(pool->st->pending_head, tic_rt_pool_index(pool, element));
+  pool->addLive(-1);
 }
 
 void tic_rt_pool_release_unused(tic_rt_pool *pool, void *element) {
   if (!pool || !element)
     return;
   // Never published, still zero but for the link: reusable at once.
-  pool->push(pool->freeHead, tic_rt_pool_index(pool, element));
-  pool->live.fetch_sub(1, std::memory_order_relaxed);
+  pool->push(pool->st->free_head, tic_rt_pool_index(pool, element));
+  pool->addLive(-1);
 }
 
 void tic_rt_pool_collect(tic_rt_pool *pool) {
   if (!pool)
     return;
   uint32_t index;
-  while (pool->pop(pool->pendingHead, index)) {
+  while (pool->pop(pool->st->pending_head, index)) {
     uint8_t *e = pool->at(index);
     if (pool->pageElements)
       madvise(e, size_t(pool->elementSize), MADV_DONTNEED); // zero pages
     else
       std::memset(e, 0, size_t(pool->elementSize));
-    pool->push(pool->freeHead, index);
+    pool->push(pool->st->free_head, index);
   }
 }
 
@@ -258,10 +304,11 @@ void tic_rt_pool_reset(tic_rt_pool *pool) {
     mprotect(pool->base, size_t(committed), PROT_NONE);
   }
   pool->committed.store(0);
-  pool->next.store(0);
-  pool->freeHead.store(0);
-  pool->pendingHead.store(0);
-  pool->live.store(0);
+  pool->resetState();
+}
+
+tic_rt_pool_state *tic_rt_pool_get_state(tic_rt_pool *pool) {
+  return pool ? pool->st : nullptr;
 }
 
 void *tic_rt_pool_element(const tic_rt_pool *pool, uint32_t index) {
@@ -276,8 +323,8 @@ uint32_t tic_rt_pool_index(const tic_rt_pool *pool, const void *element) {
 void tic_rt_pool_get_stats(const tic_rt_pool *pool, tic_rt_pool_stats *stats) {
   if (!pool || !stats)
     return;
-  uint64_t next = pool->next.load();
-  int64_t live = pool->live.load();
+  uint64_t next = __atomic_load_n(&pool->st->next, __ATOMIC_RELAXED);
+  int64_t live = __atomic_load_n(&pool->st->live, __ATOMIC_RELAXED);
   stats->element_size = pool->elementSize;
   stats->max_elements = pool->maxElements;
   stats->reserved_bytes = pool->reservedBytes;

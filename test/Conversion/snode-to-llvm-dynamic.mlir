@@ -53,9 +53,9 @@ snode.tree @root {
 // CHECK-NEXT:      snode.free_cell %[[TAKEN]], @dl : !llvm.ptr
 // CHECK:       tc.return %[[ACTIVE]] : i1
 
-// The pool of @dl: its chunks (16 x 4 bytes), the CPU runtime's pool 0.
-// CPU:       arith.constant 0 : i32
-// CPU:       llvm.call @tic_rt_snode_alloc(
+// The pool of @dl: its chunks (16 x 4 bytes), the CPU runtime's pool 0
+// (asked only past the committed memory).
+// CPU:       llvm.call @tic_rt_snode_alloc_at(%{{.*}}, %c0_i32{{.*}}, %{{.*}})
 // CPU-NOT:   snode.
 tc.kernel @k(%l: i32, %v: f32) -> i1 {
   %r = snode.root_ptr @root

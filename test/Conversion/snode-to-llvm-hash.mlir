@@ -14,7 +14,9 @@ snode.tree @root {
 }
 // The ambient (absent keys) and sink entries: a whole entry, 48 bytes.
 // CHECK-DAG: llvm.mlir.global internal @__tic_ambient_cell() {{.*}} : !llvm.array<48 x i8>
-// CHECK-DAG: snode.buffer @tic.root size 33554440 align 8
+// The table (an 8-byte header, room for 2^22 buckets), then its pool state
+// (64 bytes, on a cache line of its own).
+// CHECK-DAG: snode.buffer @tic.root size 33554560 align 64
 
 // CHECK-LABEL: tc.kernel @k
 // is_active: the bucket of the mixed key, a walk of its chain comparing
@@ -71,9 +73,11 @@ snode.tree @root {
 // CHECK:       llvm.getelementptr inbounds %{{.*}}[%[[OFF]]] : (!llvm.ptr, i64) -> !llvm.ptr, i8
 // CHECK:       tc.return %[[ACTIVE]] : i1
 
-// The pool view is a runtime service, a call on the CPU (the count is
-// unused here).
-// CPU:       llvm.call @tic_rt_snode_pool_base(
+// The pool view reads the pool's state in the root buffer: its base and
+// min(next, max_elements, INT32_MAX) entries (the count is unused here).
+// CPU:       llvm.call @tic_rt_snode_alloc_at(
+// CPU:       %[[N:.*]] = arith.minui %{{.*}}, %{{.*}} : i64
+// CPU:       arith.minui %[[N]], %c2147483647_i64 : i64
 // CPU-NOT:   snode.
 tc.kernel @k(%key: i32, %i: i32, %e: i32) -> i1 {
   %r = snode.root_ptr @root

@@ -50,7 +50,8 @@ namespace tic {
 
 /// The pools of the pointer SNodes (tic-generate-field-accessors records,
 /// tic-generate-c-entry-points emits them in the module descriptor): an
-/// array of [name, element size, max elements], in pool order.
+/// array of [name, element size, max elements, state offset in the root
+/// buffer], in pool order.
 constexpr const char *kPoolsAttrName = "tic.pools";
 /// The tc.kernel behind MODULE_deactivate_all (tic-generate-field-accessors).
 constexpr const char *kDeactivateAllKernel = "__tic_deactivate_all";

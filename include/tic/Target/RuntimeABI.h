@@ -115,20 +115,38 @@ inline mlir::LLVM::LLVMStructType cudaStageType(mlir::MLIRContext *ctx) {
       ctx, {ptr, mlir::IntegerType::get(ctx, 64), ptr});
 }
 
-// tic_rt_pool_desc { const char *name; uint64_t element_size, max_elements; }
+// tic_rt_pool_desc { const char *name; uint64_t element_size, max_elements,
+// state_offset; } (ABI 5)
 static_assert(offsetof(tic_rt_pool_desc, name) == 0, "pool.name");
 static_assert(offsetof(tic_rt_pool_desc, element_size) == 8,
               "pool.element_size");
 static_assert(offsetof(tic_rt_pool_desc, max_elements) == 16,
               "pool.max_elements");
-static_assert(sizeof(tic_rt_pool_desc) == 24, "pool desc size");
+static_assert(offsetof(tic_rt_pool_desc, state_offset) == 24,
+              "pool.state_offset");
+static_assert(sizeof(tic_rt_pool_desc) == 32, "pool desc size");
 
-/// tic_rt_pool_desc as an LLVM struct: {ptr, i64, i64}.
+/// tic_rt_pool_desc as an LLVM struct: {ptr, i64, i64, i64}.
 inline mlir::LLVM::LLVMStructType poolDescType(mlir::MLIRContext *ctx) {
   auto i64 = mlir::IntegerType::get(ctx, 64);
   return mlir::LLVM::LLVMStructType::getLiteral(
-      ctx, {mlir::LLVM::LLVMPointerType::get(ctx), i64, i64});
+      ctx, {mlir::LLVM::LLVMPointerType::get(ctx), i64, i64, i64});
 }
+
+/// tic_rt_pool_state: eight 64-bit words that generated code addresses by
+/// their byte offsets.
+enum PoolStateField : int64_t {
+  kPoolBase = offsetof(tic_rt_pool_state, base),
+  kPoolElementSize = offsetof(tic_rt_pool_state, element_size),
+  kPoolCapacity = offsetof(tic_rt_pool_state, capacity),
+  kPoolMaxElements = offsetof(tic_rt_pool_state, max_elements),
+  kPoolNext = offsetof(tic_rt_pool_state, next),
+  kPoolFreeHead = offsetof(tic_rt_pool_state, free_head),
+  kPoolPendingHead = offsetof(tic_rt_pool_state, pending_head),
+  kPoolLive = offsetof(tic_rt_pool_state, live),
+};
+constexpr int64_t kPoolStateBytes = sizeof(tic_rt_pool_state);
+static_assert(sizeof(tic_rt_pool_state) == 64, "pool state size");
 
 } // namespace abi
 } // namespace tic

@@ -70,24 +70,15 @@ public:
                             int32_t kind, llvm::StringRef field,
                             llvm::StringRef kernel, mlir::Value index,
                             int64_t count, const FunctionEnv &env) const {}
-  /// A zeroed cell from pool `pool` (one per pointer SNode), as !llvm.ptr;
-  /// null when it is used up. Failure (reported at `loc`) where the target
-  /// has no pools yet.
-  virtual mlir::FailureOr<mlir::Value>
-  allocateCell(mlir::OpBuilder &b, mlir::Location loc, int32_t pool,
-               const FunctionEnv &env) const = 0;
-  /// Returns `cell` (!llvm.ptr) to pool `pool`; `unused`: it was never
-  /// installed (reusable at once).
-  virtual mlir::LogicalResult freeCell(mlir::OpBuilder &b, mlir::Location loc,
-                                       int32_t pool, mlir::Value cell,
-                                       bool unused,
-                                       const FunctionEnv &env) const = 0;
-  /// The elements pool `pool` has handed out: the address of the first
-  /// (!llvm.ptr) and their number (i32). Failure (reported at `loc`) where
-  /// the target has no pools yet.
-  virtual mlir::FailureOr<std::pair<mlir::Value, mlir::Value>>
-  poolView(mlir::OpBuilder &b, mlir::Location loc, int32_t pool,
-           const FunctionEnv &env) const = 0;
+  /// Fresh element `index` (i64) of pool `pool` (of SNode `node`), at or
+  /// past its capacity (`state`: its tic_rt_pool_state, !llvm.ptr): the
+  /// element, or null (as !llvm.ptr) with the failure reported. The rest of
+  /// allocating and freeing cells is the same on every target
+  /// (tic/Conversion/PoolLowering.h).
+  virtual mlir::Value
+  allocateBeyondCapacity(mlir::OpBuilder &b, mlir::Location loc, int32_t pool,
+                         llvm::StringRef node, mlir::Value state,
+                         mlir::Value index, const FunctionEnv &env) const = 0;
 };
 
 /// The CPU: calls into libtic_runtime (tic_rt_root, tic_rt_rand_*,

@@ -122,7 +122,9 @@ static LogicalResult layoutCell(Region &region, int64_t &size, int64_t &align) {
   return success();
 }
 
-/// After the root cell of `tree` (`size` bytes): an epoch counter (i64) per
+/// After the root cell of `tree` (`size` bytes): the state of the pool of
+/// each pointer, dynamic and hash node (read and written by the runtime and
+/// by the code that allocates cells), an epoch counter (i64) per
 /// bitmasked and pointer node, and per pointer node with at most
 /// kMaxListCells cells in all its parents' cells, its list of active cells
 /// (stamp i64, count i32, pad, then an i32 per cell). Grows `size`.
@@ -130,6 +132,15 @@ constexpr int64_t kMaxListCells = int64_t(1) << 26;
 static void layoutStructure(TreeOp tree, int64_t &size, int64_t &align) {
   tree.walk([&](Operation *op) {
     auto c = dyn_cast<SNodeContainerOpInterface>(op);
+    if (c && hasPool(c.getKind())) {
+      // The state of its pool (tic_rt_pool_state: 64 bytes, a cache line).
+      size = alignTo(size, 64);
+      align = std::max<int64_t>(align, 64);
+      op->setAttr(
+          "pool_state_offset",
+          IntegerAttr::get(IntegerType::get(op->getContext(), 64), size));
+      size += 64;
+    }
     if (!c || (c.getKind() != SNodeKind::Bitmasked &&
                c.getKind() != SNodeKind::Pointer))
       return;

@@ -96,37 +96,16 @@ public:
                          ValueRange{env.context, k, n, cnt, index, kd});
   }
 
-  FailureOr<Value> allocateCell(OpBuilder &b, Location loc, int32_t pool,
-                                const FunctionEnv &env) const override {
+  Value allocateBeyondCapacity(OpBuilder &b, Location loc, int32_t pool,
+                               StringRef, Value, Value index,
+                               const FunctionEnv &env) const override {
+    // The runtime commits more of the pool's reservation.
+    Type i32 = b.getI32Type(), i64 = b.getI64Type();
     auto f =
-        runtimeFuncs.get("tic_rt_snode_alloc", ptrTy, {ptrTy, b.getI32Type()});
-    Value p = arith::ConstantIntOp::create(b, loc, b.getI32Type(), pool);
-    return LLVM::CallOp::create(b, loc, f, ValueRange{env.context, p})
-        .getResult();
-  }
-
-  LogicalResult freeCell(OpBuilder &b, Location loc, int32_t pool, Value cell,
-                         bool unused, const FunctionEnv &env) const override {
-    auto f = runtimeFuncs.get(
-        unused ? "tic_rt_snode_release_unused" : "tic_rt_snode_free",
-        LLVM::LLVMVoidType::get(ctx), {ptrTy, b.getI32Type(), ptrTy});
-    Value p = arith::ConstantIntOp::create(b, loc, b.getI32Type(), pool);
-    LLVM::CallOp::create(b, loc, f, ValueRange{env.context, p, cell});
-    return success();
-  }
-
-  FailureOr<std::pair<Value, Value>>
-  poolView(OpBuilder &b, Location loc, int32_t pool,
-           const FunctionEnv &env) const override {
-    Type i32 = b.getI32Type();
+        runtimeFuncs.get("tic_rt_snode_alloc_at", ptrTy, {ptrTy, i32, i64});
     Value p = arith::ConstantIntOp::create(b, loc, i32, pool);
-    auto base = runtimeFuncs.get("tic_rt_snode_pool_base", ptrTy, {ptrTy, i32});
-    auto used = runtimeFuncs.get("tic_rt_snode_pool_used", i32, {ptrTy, i32});
-    return std::make_pair(
-        LLVM::CallOp::create(b, loc, base, ValueRange{env.context, p})
-            .getResult(),
-        LLVM::CallOp::create(b, loc, used, ValueRange{env.context, p})
-            .getResult());
+    return LLVM::CallOp::create(b, loc, f, ValueRange{env.context, p, index})
+        .getResult();
   }
 
 private:

@@ -11,6 +11,8 @@
 #include "tic/Target/TargetInfo.h"
 #include "tic/rt.h"
 
+#include <cstddef>
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -99,24 +101,22 @@ class CUDATargetInfo final : public TargetInfo {
 public:
   StringRef getName() const override { return "cuda"; }
 
-  FailureOr<Value> allocateCell(OpBuilder &, Location loc, int32_t,
-                                const FunctionEnv &) const override {
-    return emitError(loc, "'snode.alloc_cell' op is not supported with "
-                          "--target=cuda yet (the cells of pointer and dynamic "
-                          "SNodes need a device memory pool)");
-  }
-  FailureOr<std::pair<Value, Value>>
-  poolView(OpBuilder &, Location loc, int32_t,
-           const FunctionEnv &) const override {
-    return emitError(loc, "'snode.pool_view' op is not supported with "
-                          "--target=cuda yet (the entries of hash SNodes "
-                          "need a device memory pool)");
-  }
-  LogicalResult freeCell(OpBuilder &, Location loc, int32_t, Value, bool,
-                         const FunctionEnv &) const override {
-    return emitError(loc, "'snode.free_cell' op is not supported with "
-                          "--target=cuda yet (the cells of pointer and dynamic "
-                          "SNodes need a device memory pool)");
+  Value allocateBeyondCapacity(OpBuilder &b, Location loc, int32_t,
+                               StringRef node, Value state, Value index,
+                               const FunctionEnv &) const override {
+    // The device cannot map more memory itself: the pool is used up for
+    // this launch (the runtime grows it between launches, docs/cuda.md).
+    // The record's index is the cell asked for, its extent the capacity.
+    Value cap = LLVM::LoadOp::create(
+        b, loc, b.getI64Type(),
+        LLVM::GEPOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()),
+                            b.getI8Type(), state,
+                            ArrayRef<LLVM::GEPArg>{int32_t(
+                                offsetof(tic_rt_pool_state, capacity))}),
+        /*alignment=*/8);
+    claimFailure(b, loc, TC_ERR_OUT_OF_MEMORY, node, 0, index, cap);
+    return LLVM::ZeroOp::create(b, loc,
+                                LLVM::LLVMPointerType::get(b.getContext()));
   }
 
   Value getRootBuffer(OpBuilder &, Location,

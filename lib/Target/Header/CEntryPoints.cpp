@@ -226,7 +226,8 @@ void Generator::genContext() {
                            bytesSym, mb.getI64TensorAttr(a.asArrayRef()), 8);
   }
   // static const tic_rt_pool_desc pools[] = {...}; from tic.pools, an
-  // array of [name, element size, max elements] (one per pointer SNode, in
+  // array of [name, element size, max elements, state offset] (one per
+  // pointer, dynamic and hash SNode, in
   // pool order; tic-generate-field-accessors records it).
   std::string poolsSym;
   int64_t numPools = 0;
@@ -249,7 +250,7 @@ void Generator::genContext() {
       pd = LLVM::InsertValueOp::create(
           ib, loc, pd, str(ib, cast<StringAttr>(entry[0]).getValue()),
           ArrayRef<int64_t>{0});
-      for (int64_t k : {1, 2})
+      for (int64_t k : {1, 2, 3})
         pd = LLVM::InsertValueOp::create(
             ib, loc, pd, cst(ib, i64, cast<IntegerAttr>(entry[k]).getInt()),
             ArrayRef<int64_t>{k});

@@ -498,7 +498,8 @@ void GenerateFieldAccessorsPass::runOnOperation() {
       pools[n.poolIndex] = b.getArrayAttr(
           {b.getStringAttr(n.name), b.getI64IntegerAttr(n.poolCellSize),
            b.getI64IntegerAttr(std::min<int64_t>(
-               n.maxCells, int64_t(TIC_RT_POOL_MAX_ELEMENTS)))});
+               n.maxCells, int64_t(TIC_RT_POOL_MAX_ELEMENTS))),
+           b.getI64IntegerAttr(n.poolStateOffset)});
   if (!pools.empty())
     module->setAttr(kPoolsAttrName, b.getArrayAttr(pools));
   if (!bulkCopies.empty())

@@ -27,7 +27,7 @@ extern "C" {
 /* Version of the generated-code ABI described in this header. A module
  * descriptor records the version it was compiled against; the runtime
  * refuses descriptors from a newer ABI (TC_ERR_UNSUPPORTED). */
-#define TIC_RT_ABI_VERSION 4u
+#define TIC_RT_ABI_VERSION 5u
 
 /*===--------------------------------------------------------------------===*/
 /* Module descriptor and context                                            */
@@ -55,12 +55,38 @@ typedef struct tic_rt_module_desc {
   const char *ptx;
 } tic_rt_module_desc;
 
-/* One pool: the cells of one pointer SNode. */
+/* One pool: the cells of one pointer SNode (chunks of a dynamic one,
+ * entries of a hash one). */
 typedef struct tic_rt_pool_desc {
   const char *name;      /* the SNode's name, for messages */
   uint64_t element_size; /* bytes of one cell */
   uint64_t max_elements; /* the most cells it can have at once */
+  /* ABI 5: byte offset in the root buffer of the pool's state
+   * (tic_rt_pool_state), through which generated code allocates and frees
+   * its cells. Descriptors of ABI 3 and 4 have no such member (their pool
+   * table is an array of the first three). */
+  uint64_t state_offset;
 } tic_rt_pool_desc;
+
+/* ABI 5: the state of one pool, shared by the runtime and generated code
+ * (CPU and GPU alike): elements are handed out from the free stack or, when
+ * it is empty, by bumping `next`; an index below `capacity` needs nothing
+ * of the runtime, one at or above it asks the target (the CPU commits more
+ * memory, tic_rt_snode_alloc_at; a GPU reports the pool as used up). The
+ * stacks' heads are (tag << 32) | (index + 1), 0 ending a stack; an element
+ * on a stack holds the next link in its first four bytes. Freed elements go
+ * to the pending stack and reach the free stack, zeroed, when the launch is
+ * over (tic_rt_pool_collect). */
+typedef struct tic_rt_pool_state {
+  uint64_t base;         /* address of element 0 */
+  uint64_t element_size; /* bytes per element (as the pool rounded it) */
+  uint64_t capacity;     /* elements usable at once (committed / mapped) */
+  uint64_t max_elements; /* the reservation, in elements */
+  uint64_t next;         /* bump index (may pass max_elements) */
+  uint64_t free_head;    /* zeroed elements, but for the link */
+  uint64_t pending_head; /* freed during the launch */
+  int64_t live;          /* handed out and not freed */
+} tic_rt_pool_state;
 
 /* Runtime state of one module instance (opaque). */
 typedef struct tic_rt_context tic_rt_context;
@@ -114,6 +140,12 @@ TC_API int32_t tic_rt_on_device(const tic_rt_context *ctx);
 /* tic_rt_cuda_kernel.flags: the loop is `serialize`d: one GPU thread runs
  * its iterations in order. */
 #define TIC_RT_CUDA_SERIAL 2
+
+/* ABI 5: the kernel of a module's PTX that recycles the cells of sparse
+ * SNodes freed on the device (its one parameter: the root buffer); the
+ * runtime launches it at the end of every launch of a module with pools,
+ * as the CPU runs tic_rt_pool_collect. */
+#define TIC_RT_POOL_COLLECT_KERNEL "__tic_pool_collect"
 
 /* One kernel of the module's PTX, emitted as a constant by the compiler. */
 typedef struct tic_rt_cuda_kernel {
@@ -355,6 +387,17 @@ TC_API tc_status tic_rt_pool_create(const char *name, uint64_t element_size,
                                     uint64_t max_elements,
                                     tic_rt_pool **out);
 
+/* The same, with the pool's state at `state` (NULL: inside the pool): a
+ * context keeps it in its root buffer, where generated code finds it. */
+TC_API tc_status tic_rt_pool_create_with_state(const char *name,
+                                               uint64_t element_size,
+                                               uint64_t max_elements,
+                                               tic_rt_pool_state *state,
+                                               tic_rt_pool **out);
+
+/* The pool's state (never NULL for a pool). */
+TC_API tic_rt_pool_state *tic_rt_pool_get_state(tic_rt_pool *pool);
+
 /* Returns the pool's memory to the system. NULL is a no-op. */
 TC_API void tic_rt_pool_destroy(tic_rt_pool *pool);
 
@@ -363,6 +406,12 @@ TC_API void tic_rt_pool_destroy(tic_rt_pool *pool);
  * failure is then reported on ctx as a kernel failure (TC_ERR_OUT_OF_MEMORY
  * naming the pool; see tic_rt_take_kernel_status). */
 TC_API void *tic_rt_pool_alloc(tic_rt_context *ctx, tic_rt_pool *pool);
+
+/* Element `index` of fresh memory, which the caller took by bumping the
+ * state's `next` itself (generated code does, below the capacity without
+ * calling): commits up to it; NULL as tic_rt_pool_alloc. */
+TC_API void *tic_rt_pool_alloc_at(tic_rt_context *ctx, tic_rt_pool *pool,
+                                  uint64_t index);
 
 /* Queues `element` (from tic_rt_pool_alloc of this pool) for reuse;
  * thread-safe. It is not handed out again before tic_rt_pool_collect. */
@@ -403,6 +452,13 @@ TC_API tc_status tic_rt_memory_stats(tic_rt_context *ctx, const char *snode,
  * thread-safe. NULL when its pool is used up: TC_ERR_OUT_OF_MEMORY naming
  * the SNode is then reported as a kernel failure. */
 TC_API void *tic_rt_snode_alloc(tic_rt_context *ctx, int32_t pool);
+/* Element `index` of pool number `pool`, which generated code took by
+ * bumping the pool's `next` past its capacity: commits the memory up to it
+ * and returns it, zeroed; NULL (TC_ERR_OUT_OF_MEMORY naming the SNode,
+ * reported as a kernel failure) when the reservation or the system is
+ * exhausted. Thread-safe. */
+TC_API void *tic_rt_snode_alloc_at(tic_rt_context *ctx, int32_t pool,
+                                   uint64_t index);
 /* Returns a cell of pointer SNode number `pool` (deactivation); reused,
  * zeroed, after the launch. Thread-safe. */
 TC_API void tic_rt_snode_free(tic_rt_context *ctx, int32_t pool, void *cell);

@@ -3,7 +3,9 @@
 // Runtime ABI 3: a module descriptor lists one pool per pointer SNode; the
 // context creates them, generated code allocates and frees cells by pool
 // number, and tic_rt_take_kernel_status (the end of a launch) recycles the
-// freed cells. MODULE_memory_stats is tic_rt_memory_stats.
+// freed cells. MODULE_memory_stats is tic_rt_memory_stats. ABI 5: each
+// pool's state is in the root buffer, where generated code allocates and
+// frees inline (tic_rt_pool_state).
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,7 +23,9 @@ using tic::test::makeDesc;
 
 namespace {
 
-const tic_rt_pool_desc kPools[] = {{"blocks", 256, 64}, {"leaves", 32, 4}};
+// The states at bytes 128 and 192 of the root buffer.
+const tic_rt_pool_desc kPools[] = {{"blocks", 256, 64, 128},
+                                   {"leaves", 32, 4, 192}};
 
 tic_rt_module_desc poolDesc() {
   tic_rt_module_desc d = makeDesc();
@@ -52,6 +56,59 @@ TEST(SNodePool, CellsAreZeroedDistinctAndCounted) {
   EXPECT_GE(ms.reserved_bytes, ms.committed_bytes);
   ASSERT_EQ(tic_rt_memory_stats(ctx, "leaves", &ms), TC_OK);
   EXPECT_EQ(ms.live_cells, 0u);
+}
+
+TEST(SNodePool, StateInTheRootBufferFollowsTheRuntime) {
+  tic_rt_module_desc desc = poolDesc();
+  Context ctx(desc);
+  ASSERT_EQ(ctx.status(), TC_OK) << tic_rt_last_error(nullptr);
+  auto *st = reinterpret_cast<tic_rt_pool_state *>(
+      static_cast<char *>(tic_rt_root(ctx)) + 128);
+  EXPECT_EQ(st->element_size, 256u);
+  EXPECT_EQ(st->next, 0u);
+  EXPECT_EQ(st->capacity, 0u); // nothing committed yet
+  void *c = tic_rt_snode_alloc(ctx, 0);
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(reinterpret_cast<uint64_t>(c), st->base);
+  EXPECT_EQ(st->next, 1u);
+  EXPECT_EQ(st->live, 1);
+  EXPECT_GE(st->capacity, 1u);
+  // What generated code does past the capacity: take an index, ask.
+  uint64_t i = __atomic_fetch_add(&st->next, 1, __ATOMIC_RELAXED);
+  void *d = tic_rt_snode_alloc_at(ctx, 0, i);
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(reinterpret_cast<uint64_t>(d), st->base + 256 * i);
+  EXPECT_EQ(st->live, 2);
+  // Past the reservation (64 cells + the threads' share): out of memory.
+  EXPECT_EQ(tic_rt_snode_alloc_at(ctx, 0, st->max_elements), nullptr);
+  EXPECT_EQ(tic_rt_take_kernel_status(ctx), TC_ERR_OUT_OF_MEMORY);
+  EXPECT_NE(std::strstr(tic_rt_last_error(ctx), "blocks"), nullptr);
+  tic_rt_snode_free(ctx, 0, c);
+  EXPECT_NE(st->pending_head, 0u);
+  EXPECT_EQ(tic_rt_take_kernel_status(ctx), TC_OK);
+  EXPECT_EQ(st->pending_head & 0xffffffffu, 0u);
+  EXPECT_EQ(st->free_head & 0xffffffffu, 1u); // element 0, link 1
+}
+
+TEST(SNodePool, DescriptorsOfAbi4StillWork) {
+  // ABI 3 and 4: three members per pool, the state inside the runtime.
+  struct {
+    const char *name;
+    uint64_t size, max;
+  } old[] = {{"blocks", 256, 64}, {"leaves", 32, 4}};
+  tic_rt_module_desc desc = makeDesc();
+  desc.abi_version = 4;
+  desc.num_pools = 2;
+  desc.pools = reinterpret_cast<const tic_rt_pool_desc *>(old);
+  Context ctx(desc);
+  ASSERT_EQ(ctx.status(), TC_OK) << tic_rt_last_error(nullptr);
+  void *a = tic_rt_snode_alloc(ctx, 1), *b = tic_rt_snode_alloc(ctx, 1);
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(static_cast<char *>(b) - static_cast<char *>(a), 32);
+  const unsigned char *root =
+      static_cast<const unsigned char *>(tic_rt_root(ctx));
+  for (int k = 0; k < 1024; ++k)
+    ASSERT_EQ(root[k], 0) << k; // nothing written into the root buffer
 }
 
 TEST(SNodePool, FreedCellsComeBackZeroedAfterTheLaunch) {

@@ -72,6 +72,9 @@ struct NodeLayout {
   int32_t poolIndex = -1;
   int64_t poolCellSize = 0;
   int64_t maxCells = 0;
+  /// hasPool: byte offset of its pool's state (tic_rt_pool_state) in the
+  /// root buffer (-1: not recorded).
+  int64_t poolStateOffset = -1;
   /// bitmasked and pointer: byte offset of the epoch counter in its tree's
   /// root cell (-1: none); pointer: of its active-cell list (-1: none, too
   /// many cells).
