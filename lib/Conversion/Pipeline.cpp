@@ -27,6 +27,8 @@ void tic::buildTargetNeutralPipeline(mlir::OpPassManager &pm,
   // it has lifted already).
   pm.addPass(createLiftControlFlow());
   pm.addPass(createAllocateLayout()); // keeps a layout recorded before
+  if (options.cuda)
+    pm.addPass(createOffloadSparseAccess());
   // bit_vectorize(32) kernels: loops over words (they must not reach the
   // struct-for lowering as loops over lanes).
   pm.addPass(createBitVectorize());
@@ -40,7 +42,11 @@ void tic::buildTargetNeutralPipeline(mlir::OpPassManager &pm,
   pm.addPass(createSplitIndexSet());
   pm.addPass(createLowerFieldAccess());
   if (options.cleanup) pm.addPass(mlir::createCSEPass());
-  if (options.accessCSE) pm.addPass(createSNodeAccessCSE());
+  if (options.accessCSE) {
+    SNodeAccessCSEOptions cse;
+    cse.device = options.cuda;
+    pm.addPass(createSNodeAccessCSE(cse));
+  }
   if (options.cleanup) {
     pm.addPass(mlir::createCanonicalizerPass());
     pm.addPass(mlir::createCSEPass());
@@ -52,8 +58,11 @@ void tic::buildTargetNeutralPipeline(mlir::OpPassManager &pm,
   pm.addPass(createFuseBitStores(fuse));
   // Parallel loops become tasks and launches; each target's conversion
   // decides how a launch runs them (CPU: thread-pool chunks).
+  // Tables grow at the end of the kernels that insert, after their loops.
+  HashMaintenanceOptions maintain;
+  maintain.offload = options.cuda;
+  pm.addPass(createHashMaintenance(maintain));
   pm.addPass(createOutlineTasks());
-  pm.addPass(createHashMaintenance()); // after the launches: tables grow
   if (options.privatizeReductions)
     pm.addPass(createPrivatizeReductions());
 }

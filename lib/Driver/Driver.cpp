@@ -167,6 +167,7 @@ bool tic::codegen::runBackend(const sema::CheckedModule &checked,
     front.accessCSE = options.accessOpt;
     front.bitStoreFusion = options.bitStoreFusion;
     front.bitStoreDemotion = options.bitStoreDemotion;
+    front.cuda = true;
     PassManager pm(&ctx);
     if (options.timeReport)
       pm.enableTiming();
@@ -262,6 +263,7 @@ bool tic::codegen::runBackend(const sema::CheckedModule &checked,
   lowering.bitStoreFusion = options.bitStoreFusion;
   lowering.bitStoreDemotion = options.bitStoreDemotion;
   lowering.cudaHost = options.cuda;
+  lowering.cuda = options.cuda;
   buildCPULoweringPipeline(pm, lowering);
   if (failed(pm.run(*module))) {
     if (!diags.hasErrors())

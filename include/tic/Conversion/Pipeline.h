@@ -28,6 +28,11 @@ struct CPULoweringOptions {
   /// launches also on a device (convert-tc-to-llvm{cuda}), host code's field
   /// accesses through tc.field_copy (tic-host-field-access).
   bool cudaHost = false;
+  /// The module is also lowered for CUDA (both of its pipelines): host
+  /// code's accesses through pooled nodes and hash-table maintenance run as
+  /// one-thread loops (tic-offload-sparse-access, tic-hash-maintenance
+  /// {offload}), the same in the host module and the device clone.
+  bool cuda = false;
 };
 
 /// The target-neutral part of every pipeline: structured tc kernels with

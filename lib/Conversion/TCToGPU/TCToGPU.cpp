@@ -8,11 +8,13 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tic/Conversion/Passes.h"
+#include "tic/Conversion/PoolLowering.h"
 #include "tic/Conversion/SNodeToLLVM.h"
 #include "tic/Conversion/TCToLLVM.h"
 #include "tic/Dialect/SNode/SNodeLayout.h"
 #include "tic/Dialect/TC/TCDialect.h"
 #include "tic/Target/TargetInfo.h"
+#include "tic/rt.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -40,6 +42,7 @@ using namespace tic;
 namespace {
 
 constexpr llvm::StringLiteral kGPUModuleName = "tic_cuda";
+constexpr llvm::StringLiteral kPoolCollectKernel = TIC_RT_POOL_COLLECT_KERNEL;
 
 /// Splits a task's body around its `tc.iterations` loop: ops before it that
 /// do not depend on the range (begin, end) form the prologue, the loop and
@@ -454,6 +457,41 @@ struct KernelErasure : OpConversionPattern<tc::KernelOp> {
   }
 };
 
+/// The kernel the runtime launches after a launch that may have freed
+/// cells of sparse nodes (tic_rt_take_kernel_status): its threads move the
+/// freed cells of every pool to the free stack, zeroed, until none is left
+/// (the CPU's tic_rt_pool_collect, in parallel).
+static void buildPoolCollectKernel(gpu::GPUModuleOp gm,
+                                   const snode::SNodeLayout &layout) {
+  SmallVector<int64_t> states;
+  for (const snode::NodeLayout &n : layout.getNodes())
+    if (n.poolIndex >= 0 && n.poolStateOffset >= 0)
+      states.push_back(n.poolStateOffset);
+  if (states.empty() || gm.lookupSymbol(kPoolCollectKernel))
+    return;
+  MLIRContext *ctx = gm.getContext();
+  Location loc = gm.getLoc();
+  OpBuilder b = OpBuilder::atBlockEnd(gm.getBody());
+  Type ptrTy = LLVM::LLVMPointerType::get(ctx);
+  auto fn = gpu::GPUFuncOp::create(b, loc, kPoolCollectKernel,
+                                   FunctionType::get(ctx, {ptrTy}, {}));
+  fn->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), UnitAttr::get(ctx));
+  Block &entry = fn.getBody().front();
+  b.setInsertionPointToStart(&entry);
+  Value root = entry.getArgument(0);
+  for (int64_t off : states) {
+    Value state = pools::statePtr(b, loc, root, off);
+    auto loop = scf::WhileOp::create(b, loc, TypeRange{}, ValueRange{});
+    OpBuilder::InsertionGuard guard(b);
+    b.createBlock(&loop.getBefore());
+    scf::ConditionOp::create(b, loc, pools::collectOne(b, loc, state),
+                             ValueRange{});
+    b.createBlock(&loop.getAfter());
+    scf::YieldOp::create(b, loc);
+  }
+  gpu::ReturnOp::create(b, loc);
+}
+
 struct ConvertTCToGPUPass : tic::impl::ConvertTCToGPUBase<ConvertTCToGPUPass> {
   using Base::Base;
 
@@ -468,25 +506,6 @@ struct ConvertTCToGPUPass : tic::impl::ConvertTCToGPUBase<ConvertTCToGPUPass> {
         op->emitOpError("must be outlined by tic-outline-tasks first");
         return WalkResult::interrupt();
       }
-      // The ambient / sink cells of pointer nodes live in host memory.
-      if (auto a = dyn_cast<LLVM::AddressOfOp>(op))
-        if (a.getGlobalName() == kAmbientCell ||
-            a.getGlobalName() == kSinkCell) {
-          // Located at the op, or else at the loop or kernel it is in.
-          Location loc = op->getLoc();
-          for (Operation *p = op; p; p = p->getParentOp()) {
-            auto fl = dyn_cast<FileLineColLoc>(p->getLoc());
-            if (fl && fl.getLine() > 0) {
-              loc = fl;
-              break;
-            }
-          }
-          emitError(loc, "'snode.lookup' op is not supported with "
-                         "--target=cuda yet on pointer, dynamic and hash "
-                         "SNodes "
-                         "(their cells need a device memory pool)");
-          return WalkResult::interrupt();
-        }
       return WalkResult::advance();
     });
     if (w.wasInterrupted())
@@ -537,6 +556,18 @@ struct ConvertTCToGPUPass : tic::impl::ConvertTCToGPUBase<ConvertTCToGPUPass> {
     populateTCRuntimeToLLVMPatterns(patterns, *cuda, envs, layout);
     if (failed(applyPartialConversion(gm, target, std::move(patterns))))
       return signalPassFailure();
+    // Globals of the host module the device code refers to (the ambient
+    // and sink cells of sparse nodes) get a device copy of their own.
+    gm.walk([&](LLVM::AddressOfOp a) {
+      StringRef name = a.getGlobalName();
+      if (gm.lookupSymbol(name))
+        return;
+      if (auto g = module.lookupSymbol<LLVM::GlobalOp>(name)) {
+        OpBuilder mb = OpBuilder::atBlockBegin(gm.getBody());
+        mb.clone(*g);
+      }
+    });
+    buildPoolCollectKernel(gm, layout);
     // The descriptors no access needed any more.
     gm.walk([](UnrealizedConversionCastOp c) {
       if (c->use_empty() && getNDArrayParts(c.getResult(0)))

@@ -414,6 +414,12 @@ LogicalResult LaunchLowering::buildCUDALaunch(tc::LaunchOp launch,
       param(UnrealizedConversionCastOp::create(b, loc, ptrTy, v).getResult(0));
       continue;
     }
+    if (isa<LLVM::LLVMPointerType>(t)) {
+      // An address in field memory (an active-cell list, a pool's
+      // elements): a device address on a device context.
+      param(v);
+      continue;
+    }
     if (!t.isIntOrFloat())
       return launch.emitOpError("captures a value of type ")
              << t << ", which is not supported with --target=cuda yet";

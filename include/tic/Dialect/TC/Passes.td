@@ -179,6 +179,24 @@ def OutlineTasks : Pass<"tic-outline-tasks", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }
 
+def OffloadSparseAccess : Pass<"tic-offload-sparse-access", "::mlir::ModuleOp"> {
+  let summary = "Run host code's accesses to pointer, dynamic and hash fields as one-thread loops";
+  let description = [{
+    For --target=cuda: a field access (`tc.load`, `tc.store`,
+    `tc.atomic_rmw`) or cell operation (`tc.is_active`, `tc.activate`,
+    `tc.deactivate`, `tc.append`, `tc.length`) outside parallel loops whose
+    path has a pointer, dynamic or hash node follows pointers stored in
+    field memory and may allocate from a pool: on a GPU context both are
+    device memory. Each such op is wrapped in a serialized one-iteration
+    `tc.parallel_for` (one GPU thread), its result passed out through a
+    kernel-scope variable (`memref.alloca`), which launches stage.
+    Accesses through dense and bitmasked nodes stay host code
+    (tic-host-field-access routes them).
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def HashMaintenance : Pass<"tic-hash-maintenance", "::mlir::ModuleOp"> {
   let summary = "Grow root-level hash tables between launches";
   let description = [{
@@ -190,8 +208,15 @@ def HashMaintenance : Pass<"tic-hash-maintenance", "::mlir::ModuleOp"> {
     entries exceed twice the buckets (docs/sparse.md). Tables of hash nodes
     below other nodes keep the size their shape gave them.
   }];
+  let options = [
+    Option<"offload", "offload", "bool", /*default=*/"false",
+           "Wrap each table's maintenance in a serialized one-iteration "
+           "tc.parallel_for (--target=cuda: the table is in device memory); "
+           "run before tic-outline-tasks then">,
+  ];
   let dependentDialects = ["::tic::snode::SNodeDialect",
-                           "::mlir::LLVM::LLVMDialect"];
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::arith::ArithDialect"];
 }
 
 def PrivatizeReductions : Pass<"tic-privatize-reductions", "::mlir::ModuleOp"> {
@@ -223,6 +248,12 @@ def SNodeAccessCSE : Pass<"tic-snode-access-cse", "::mlir::ModuleOp"> {
     share one root lookup chain and differ only from the first level whose
     index differs.
   }];
+  let options = [
+    Option<"device", "device", "bool", /*default=*/"false",
+           "Keep lookups that read the SNode structure inside their parallel "
+           "loops (--target=cuda: host code cannot follow the cell pointers "
+           "of device memory)">,
+  ];
 }
 
 #endif

@@ -5,7 +5,9 @@
 // root (an activating snode.lookup of it, in the kernel or in a task it
 // launches) ends with `snode.hash_maintain` of that node, which doubles the
 // table in place while its entries exceed twice its buckets. It runs in the
-// kernel's host code after its launches, when no task runs.
+// kernel's host code after its launches, when no task runs; with
+// `offload` (--target=cuda, before tic-outline-tasks) in a serialized
+// one-iteration parallel loop: one GPU thread on a device context.
 //
 //===----------------------------------------------------------------------===//
 #include "tic/Dialect/SNode/SNodeDialect.h"
@@ -13,6 +15,7 @@
 #include "tic/Dialect/TC/Passes.h"
 #include "tic/Dialect/TC/TCDialect.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 
@@ -28,6 +31,7 @@ namespace {
 
 struct HashMaintenancePass
     : tic::impl::HashMaintenanceBase<HashMaintenancePass> {
+  using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     snode::SNodeLayout layout(module);
@@ -67,6 +71,17 @@ struct HashMaintenancePass
       for (tc::ReturnOp ret : returns) {
         OpBuilder b(ret);
         Location loc = ret.getLoc();
+        if (offload) {
+          // One GPU thread (the table is device memory on a GPU context).
+          Value c0 = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
+          Value c1 = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1);
+          auto loop =
+              tc::ParallelForOp::create(b, loc, ValueRange{c0}, ValueRange{c1});
+          loop.setSerialize(true);
+          b.setInsertionPointToStart(&loop.getBody().front());
+          tc::YieldOp::create(b, loc);
+          b.setInsertionPointToStart(&loop.getBody().front());
+        }
         for (const snode::NodeLayout *n : nodes) {
           Value root = snode::RootPtrOp::create(b, loc, ptrTy, n->tree->name);
           Value table = snode::GetChildOp::create(b, loc, ptrTy, root, n->name);

@@ -4,7 +4,8 @@
 // common prefix of their micro-access chains.
 //  1. Micro-access ops whose operands are all defined outside a parallel loop
 //     (root_ptr, the first get_child, lookups with loop-invariant indices...)
-//     are hoisted out of the loop, so they run once per kernel launch; out
+//     are hoisted out of the loop, so they run once per kernel launch (with
+//     `device`, for --target=cuda, only those that read no structure); out
 //     of a serial scf.for that runs at least once (constant bounds), they
 //     go with the pure arithmetic computing their operands (a struct-for's
 //     loops over the elements of one cell then look the cell up once).
@@ -93,6 +94,7 @@ static bool isActivatingLookup(Operation *op) {
 }
 
 struct SNodeAccessCSEPass : tic::impl::SNodeAccessCSEBase<SNodeAccessCSEPass> {
+  using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
 
@@ -131,7 +133,9 @@ struct SNodeAccessCSEPass : tic::impl::SNodeAccessCSEBase<SNodeAccessCSEPass> {
     for (Operation *loop : loops) {
       SmallVector<Operation *> candidates;
       loop->walk<WalkOrder::PreOrder>([&](Operation *op) {
-        if (isMicroAccess(op) && movable(op))
+        // With `device`, what reads the structure stays on the device.
+        if (isMicroAccess(op) && movable(op) &&
+            !(device && !isMemoryEffectFree(op)))
           candidates.push_back(op);
       });
       for (Operation *op : candidates) {
