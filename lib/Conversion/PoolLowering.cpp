@@ -29,8 +29,13 @@ Value cst64(OpBuilder &b, Location loc, int64_t v) {
 Value word(OpBuilder &b, Location loc, Value state, int64_t field) {
   if (field == 0)
     return state;
+  // (A state's offset in the root buffer may pass 2^31.)
+  if (field > INT32_MAX)
+    return LLVM::GEPOp::create(b, loc, ptrType(b), b.getI8Type(), state,
+                               ValueRange{cst64(b, loc, field)},
+                               LLVM::GEPNoWrapFlags::inbounds);
   return LLVM::GEPOp::create(b, loc, ptrType(b), b.getI8Type(), state,
-                             ArrayRef<LLVM::GEPArg>{field},
+                             ArrayRef<LLVM::GEPArg>{int32_t(field)},
                              LLVM::GEPNoWrapFlags::inbounds);
 }
 
@@ -54,6 +59,23 @@ Value element(OpBuilder &b, Location loc, Value base, Value size, Value index) {
 struct Geometry {
   Value base, size;
 };
+
+/// Whether a stack link is set (an element; 0 ends a stack), and the
+/// element it names (index link - 1).
+Value isLink(OpBuilder &b, Location loc, Value link32) {
+  return arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ne, link32,
+      arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0));
+}
+Value linkedElement(OpBuilder &b, Location loc, const Geometry &g,
+                    Value link32) {
+  Value index = arith::ExtUIOp::create(
+      b, loc, b.getI64Type(),
+      arith::SubIOp::create(
+          b, loc, link32,
+          arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1)));
+  return element(b, loc, g.base, g.size, index);
+}
 Geometry geometry(OpBuilder &b, Location loc, Value state) {
   Value base =
       load64(b, loc, state, abi::kPoolBase, LLVM::AtomicOrdering::not_atomic);
@@ -95,19 +117,12 @@ Value pop(OpBuilder &b, Location loc, Value state, int64_t field,
     Block *before = b.createBlock(&loop.getBefore(), {}, {i64}, {loc});
     Value h = before->getArgument(0);
     Value link = link32(b, loc, h);
-    Value c0 = arith::ConstantIntOp::create(b, loc, i32, 0);
-    Value nonEmpty =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, link, c0);
-    auto ifNonEmpty =
-        scf::IfOp::create(b, loc, TypeRange{i1, i64}, nonEmpty, true);
+    auto ifNonEmpty = scf::IfOp::create(b, loc, TypeRange{i1, i64},
+                                        isLink(b, loc, link), true);
     b.setInsertionPointToStart(ifNonEmpty.thenBlock());
     // The next link, read from the element (it may be another thread's by
     // now: then the tag has moved and the exchange fails).
-    Value index = arith::ExtUIOp::create(
-        b, loc, i64,
-        arith::SubIOp::create(b, loc, link,
-                              arith::ConstantIntOp::create(b, loc, i32, 1)));
-    Value e = element(b, loc, g.base, g.size, index);
+    Value e = linkedElement(b, loc, g, link);
     Value next =
         LLVM::LoadOp::create(b, loc, i32, e, /*alignment=*/4, false, false,
                              false, false, LLVM::AtomicOrdering::monotonic);
@@ -178,19 +193,13 @@ Value pools::allocate(OpBuilder &b, Location loc, Value state,
   Type ptrTy = ptrType(b), i32 = b.getI32Type(), i64 = b.getI64Type();
   Geometry g = geometry(b, loc, state);
   Value link = pop(b, loc, state, abi::kPoolFreeHead, g);
-  Value popped =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, link,
-                            arith::ConstantIntOp::create(b, loc, i32, 0));
-  auto ifPopped = scf::IfOp::create(b, loc, TypeRange{ptrTy}, popped, true);
+  auto ifPopped =
+      scf::IfOp::create(b, loc, TypeRange{ptrTy}, isLink(b, loc, link), true);
   OpBuilder::InsertionGuard guard(b);
   {
     // A recycled element: zeroed at collect time but for its link.
     b.setInsertionPointToStart(ifPopped.thenBlock());
-    Value index = arith::ExtUIOp::create(
-        b, loc, i64,
-        arith::SubIOp::create(b, loc, link,
-                              arith::ConstantIntOp::create(b, loc, i32, 1)));
-    Value e = element(b, loc, g.base, g.size, index);
+    Value e = linkedElement(b, loc, g, link);
     LLVM::StoreOp::create(b, loc, arith::ConstantIntOp::create(b, loc, i32, 0),
                           e, /*alignment=*/4, false, false, false,
                           LLVM::AtomicOrdering::monotonic);
@@ -244,17 +253,11 @@ Value pools::collectOne(OpBuilder &b, Location loc, Value state) {
   Type i32 = b.getI32Type(), i64 = b.getI64Type();
   Geometry g = geometry(b, loc, state);
   Value link = pop(b, loc, state, abi::kPoolPendingHead, g);
-  Value popped =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, link,
-                            arith::ConstantIntOp::create(b, loc, i32, 0));
+  Value popped = isLink(b, loc, link);
   auto ifPopped = scf::IfOp::create(b, loc, popped, false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifPopped.thenBlock());
-  Value index = arith::ExtUIOp::create(
-      b, loc, i64,
-      arith::SubIOp::create(b, loc, link,
-                            arith::ConstantIntOp::create(b, loc, i32, 1)));
-  Value e = element(b, loc, g.base, g.size, index);
+  Value e = linkedElement(b, loc, g, link);
   // Element sizes are multiples of 16 bytes (the pool rounds them).
   Value c0 = cst64(b, loc, 0), c8 = cst64(b, loc, 8);
   auto zero = scf::ForOp::create(b, loc, c0, g.size, c8);
