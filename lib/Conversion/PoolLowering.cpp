@@ -188,8 +188,9 @@ Value pools::statePtr(OpBuilder &b, Location loc, Value root, int64_t offset) {
   return word(b, loc, root, offset);
 }
 
-Value pools::allocate(OpBuilder &b, Location loc, Value state,
-                      const std::function<Value(OpBuilder &, Value)> &beyond) {
+Value pools::allocate(
+    OpBuilder &b, Location loc, Value state,
+    const std::function<Value(OpBuilder &, Value, Value)> &beyond) {
   Type ptrTy = ptrType(b), i32 = b.getI32Type(), i64 = b.getI64Type();
   Geometry g = geometry(b, loc, state);
   Value link = pop(b, loc, state, abi::kPoolFreeHead, g);
@@ -222,7 +223,7 @@ Value pools::allocate(OpBuilder &b, Location loc, Value state,
     scf::YieldOp::create(b, loc,
                          ValueRange{element(b, loc, g.base, g.size, i)});
     b.setInsertionPointToStart(ifWithin.elseBlock());
-    scf::YieldOp::create(b, loc, ValueRange{beyond(b, i)});
+    scf::YieldOp::create(b, loc, ValueRange{beyond(b, i, cap)});
     b.setInsertionPointAfter(ifWithin);
     scf::YieldOp::create(b, loc, ifWithin.getResults());
   }

@@ -173,10 +173,10 @@ struct AllocCellLowering : ServicePattern<snode::AllocCellOp> {
       return failure();
     Location loc = op.getLoc();
     Value state = poolState(rewriter, loc, target, env, *n);
-    Value cell =
-        pools::allocate(rewriter, loc, state, [&](OpBuilder &b, Value index) {
+    Value cell = pools::allocate(
+        rewriter, loc, state, [&](OpBuilder &b, Value index, Value capacity) {
           return target.allocateBeyondCapacity(b, loc, n->poolIndex, n->name,
-                                               state, index, env);
+                                               index, capacity, env);
         });
     rewriter.replaceOp(op, cell);
     return success();

@@ -278,45 +278,46 @@ tc_status tic_rt_context_create(const tc_options *opts,
       return tic_rt_fail(nullptr, TC_ERR_OUT_OF_MEMORY,
                          "cannot allocate the pool table");
     }
+    // ABI 5: generated code finds each pool's state in the root buffer.
     bool withState = desc->abi_version >= 5;
-    for (int32_t i = 0; i < desc->num_pools; ++i) {
-      tic_rt_pool_desc pd = poolDescAt(desc, i);
-      // A device context's pools are in device memory (Cuda.cpp).
-      if (withState && ctx->cuda)
-        break;
-      // Generated code finds the state in the root buffer.
-      tic_rt_pool_state *state = nullptr;
-      if (withState) {
-        if (pd.state_offset % 8 != 0 ||
-            pd.state_offset + sizeof(tic_rt_pool_state) > desc->root_size) {
-          destroyContext(ctx);
-          return tic_rt_fail(nullptr, TC_ERR_INVALID_ARGUMENT,
-                             "module '%s': the state of pool %d is outside "
-                             "the root buffer",
-                             name, int(i));
-        }
-        state = reinterpret_cast<tic_rt_pool_state *>(
-            static_cast<char *>(ctx->root) + pd.state_offset);
-      }
-      // Room for the cells threads allocate while racing to install one
-      // (each loser gives its cell back at once).
-      uint64_t max = pd.max_elements + uint64_t(ctx->numThreads);
-      if (max > TIC_RT_POOL_MAX_ELEMENTS)
-        max = TIC_RT_POOL_MAX_ELEMENTS;
-      s = tic_rt_pool_create_with_state(pd.name, pd.element_size, max, state,
-                                        &ctx->pools[i]);
-      if (s != TC_OK) {
+    for (int32_t i = 0; withState && i < desc->num_pools; ++i) {
+      tic_rt_pool_desc pd = desc->pools[i];
+      if (pd.state_offset % 8 != 0 ||
+          pd.state_offset + sizeof(tic_rt_pool_state) > desc->root_size) {
         destroyContext(ctx);
-        return s;
+        return tic_rt_fail(nullptr, TC_ERR_INVALID_ARGUMENT,
+                           "module '%s': the state of pool %d is outside "
+                           "the root buffer",
+                           name, int(i));
       }
-      ctx->numPools = i + 1;
     }
     if (withState && ctx->cuda) {
-      ctx->numPools = desc->num_pools; // (no host pools: entries NULL)
-      s = cudaCreatePools(ctx, desc->pools, desc->num_pools);
+      // In device memory (Cuda.cpp); no host pools (entries NULL).
+      ctx->numPools = desc->num_pools;
+      s = cudaCreatePools(ctx);
       if (s != TC_OK) {
         destroyContext(ctx);
         return s;
+      }
+    } else {
+      for (int32_t i = 0; i < desc->num_pools; ++i) {
+        tic_rt_pool_desc pd = poolDescAt(desc, i);
+        tic_rt_pool_state *state =
+            withState ? reinterpret_cast<tic_rt_pool_state *>(
+                            static_cast<char *>(ctx->root) + pd.state_offset)
+                      : nullptr;
+        // Room for the cells threads allocate while racing to install one
+        // (each loser gives its cell back at once).
+        uint64_t max = pd.max_elements + uint64_t(ctx->numThreads);
+        if (max > TIC_RT_POOL_MAX_ELEMENTS)
+          max = TIC_RT_POOL_MAX_ELEMENTS;
+        s = tic_rt_pool_create_with_state(pd.name, pd.element_size, max, state,
+                                          &ctx->pools[i]);
+        if (s != TC_OK) {
+          destroyContext(ctx);
+          return s;
+        }
+        ctx->numPools = i + 1;
       }
     }
   }

@@ -286,10 +286,10 @@ void cudaDestroyContext(tic_rt_context *ctx) {
 
 const char *cudaDeviceName() { return loader.deviceName; }
 
-tc_status cudaCreatePools(tic_rt_context *ctx, const tic_rt_pool_desc *,
-                          int32_t numPools) {
+tc_status cudaCreatePools(tic_rt_context *ctx) {
   CudaState *s = ctx->cuda;
   const char *mod = ctx->desc->name ? ctx->desc->name : "?";
+  int32_t numPools = ctx->desc->num_pools;
   s->poolMemory = static_cast<CUdeviceptr *>(
       std::calloc(size_t(numPools), sizeof(CUdeviceptr)));
   if (!s->poolMemory)
@@ -306,14 +306,13 @@ tc_status cudaCreatePools(tic_rt_context *ctx, const tic_rt_pool_desc *,
     share = left / uint64_t(numPools);
   }
   for (int32_t i = 0; i < numPools; ++i) {
-    tic_rt_pool_desc pd = poolDescAt(ctx->desc, i);
+    tic_rt_pool_desc pd = ctx->desc->pools[i];
     const char *n = pd.name ? pd.name : "?";
     uint64_t size = (pd.element_size + 15) / 16 * 16;
-    if (size == 0 || pd.state_offset % 8 != 0 ||
-        pd.state_offset + sizeof(tic_rt_pool_state) > ctx->rootSize)
+    if (size == 0)
       return tic_rt_fail(nullptr, TC_ERR_INVALID_ARGUMENT,
-                         "module '%s': pool %d ('%s') is malformed", mod,
-                         int(i), n);
+                         "module '%s': the cells of SNode '%s' have no size",
+                         mod, n);
     // Every cell the node can have, and some for the threads that lose a
     // race to install one (they give theirs back at once).
     uint64_t want = pd.max_elements + 65536;

@@ -109,8 +109,8 @@ inline const char *poolName(const tic_rt_module_desc *desc, int32_t i) {
 }
 /// The pools of a device context (ABI 5): device memory for each, zeroed,
 /// and its tic_rt_pool_state written to the device root buffer.
-tc_status cudaCreatePools(tic_rt_context *ctx, const tic_rt_pool_desc *pools,
-                          int32_t numPools);
+/// The state offsets are checked (tic_rt_context_create).
+tc_status cudaCreatePools(tic_rt_context *ctx);
 /// Launches the module's pool collect kernel (TIC_RT_POOL_COLLECT_KERNEL),
 /// asynchronously, when it has one and launched anything.
 void cudaCollectPools(tic_rt_context *ctx);

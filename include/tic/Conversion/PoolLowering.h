@@ -25,11 +25,12 @@ mlir::Value statePtr(mlir::OpBuilder &b, mlir::Location loc, mlir::Value root,
                      int64_t offset);
 
 /// A zeroed element of the pool at `state` (!llvm.ptr): from its free stack,
-/// else the next fresh one; `beyond(index)` gives fresh element `index`
-/// (i64) at or past the capacity (null when there is none).
-mlir::Value allocate(
-    mlir::OpBuilder &b, mlir::Location loc, mlir::Value state,
-    const std::function<mlir::Value(mlir::OpBuilder &, mlir::Value)> &beyond);
+/// else the next fresh one; `beyond(index, capacity)` gives fresh element
+/// `index` (i64) at or past the capacity (i64; null when there is none).
+mlir::Value
+allocate(mlir::OpBuilder &b, mlir::Location loc, mlir::Value state,
+         const std::function<mlir::Value(mlir::OpBuilder &, mlir::Value,
+                                         mlir::Value)> &beyond);
 
 /// Returns `cell` to the pool: to its pending stack (reused after the
 /// launch), or to its free stack when `unused` (it was never published).

@@ -71,14 +71,15 @@ public:
                             llvm::StringRef kernel, mlir::Value index,
                             int64_t count, const FunctionEnv &env) const {}
   /// Fresh element `index` (i64) of pool `pool` (of SNode `node`), at or
-  /// past its capacity (`state`: its tic_rt_pool_state, !llvm.ptr): the
-  /// element, or null (as !llvm.ptr) with the failure reported. The rest of
-  /// allocating and freeing cells is the same on every target
-  /// (tic/Conversion/PoolLowering.h).
-  virtual mlir::Value
-  allocateBeyondCapacity(mlir::OpBuilder &b, mlir::Location loc, int32_t pool,
-                         llvm::StringRef node, mlir::Value state,
-                         mlir::Value index, const FunctionEnv &env) const = 0;
+  /// past its `capacity` (i64): the element, or null (as !llvm.ptr) with
+  /// the failure reported. The rest of allocating and freeing cells is the
+  /// same on every target (tic/Conversion/PoolLowering.h).
+  virtual mlir::Value allocateBeyondCapacity(mlir::OpBuilder &b,
+                                             mlir::Location loc, int32_t pool,
+                                             llvm::StringRef node,
+                                             mlir::Value index,
+                                             mlir::Value capacity,
+                                             const FunctionEnv &env) const = 0;
 };
 
 /// The CPU: calls into libtic_runtime (tic_rt_root, tic_rt_rand_*,

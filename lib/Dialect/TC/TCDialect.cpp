@@ -193,6 +193,17 @@ void ParallelForOp::build(OpBuilder &b, OperationState &st, ValueRange lbs,
   for (Value v : lbs) entry->addArgument(v.getType(), st.location);
 }
 
+ParallelForOp ParallelForOp::createSerialUnit(OpBuilder &b, Location loc) {
+  Value c0 = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
+  Value c1 = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1);
+  auto loop = ParallelForOp::create(b, loc, ValueRange{c0}, ValueRange{c1});
+  loop.setSerialize(true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(&loop.getBody().front());
+  YieldOp::create(b, loc);
+  return loop;
+}
+
 LogicalResult ParallelForOp::verifyRegions() {
   if (getLowerBounds().empty())
     return emitOpError("needs at least one dimension");

@@ -97,7 +97,7 @@ public:
   }
 
   Value allocateBeyondCapacity(OpBuilder &b, Location loc, int32_t pool,
-                               StringRef, Value, Value index,
+                               StringRef, Value index, Value,
                                const FunctionEnv &env) const override {
     // The runtime commits more of the pool's reservation.
     Type i32 = b.getI32Type(), i64 = b.getI64Type();

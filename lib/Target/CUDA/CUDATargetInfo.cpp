@@ -11,8 +11,6 @@
 #include "tic/Target/TargetInfo.h"
 #include "tic/rt.h"
 
-#include <cstddef>
-
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -102,19 +100,12 @@ public:
   StringRef getName() const override { return "cuda"; }
 
   Value allocateBeyondCapacity(OpBuilder &b, Location loc, int32_t,
-                               StringRef node, Value state, Value index,
+                               StringRef node, Value index, Value capacity,
                                const FunctionEnv &) const override {
     // The device cannot map more memory itself: the pool is used up for
-    // this launch (the runtime grows it between launches, docs/cuda.md).
-    // The record's index is the cell asked for, its extent the capacity.
-    Value cap = LLVM::LoadOp::create(
-        b, loc, b.getI64Type(),
-        LLVM::GEPOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()),
-                            b.getI8Type(), state,
-                            ArrayRef<LLVM::GEPArg>{int32_t(
-                                offsetof(tic_rt_pool_state, capacity))}),
-        /*alignment=*/8);
-    claimFailure(b, loc, TC_ERR_OUT_OF_MEMORY, node, 0, index, cap);
+    // this launch. The record's index is the cell asked for, its extent
+    // the capacity.
+    claimFailure(b, loc, TC_ERR_OUT_OF_MEMORY, node, 0, index, capacity);
     return LLVM::ZeroOp::create(b, loc,
                                 LLVM::LLVMPointerType::get(b.getContext()));
   }

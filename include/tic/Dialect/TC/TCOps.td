@@ -77,6 +77,11 @@ def TC_ParallelForOp : TC_Op<"parallel_for", [AttrSizedOperandSegments,
   let builders = [OpBuilder<(ins "::mlir::ValueRange":$lowerBounds,
                                  "::mlir::ValueRange":$upperBounds)>];
   let extraClassDeclaration = [{
+    /// A serialized loop of one iteration, (0) to (1) in i32, its body
+    /// just a tc.yield: code that must run in a task (on a GPU context,
+    /// one device thread) rather than on the host.
+    static ParallelForOp createSerialUnit(::mlir::OpBuilder &b,
+                                         ::mlir::Location loc);
     unsigned getRank() { return getLowerBounds().size(); }
     ::mlir::Block::BlockArgListType getInductionVars() {
       return getBody().front().getArguments();

@@ -15,7 +15,6 @@
 #include "tic/Dialect/TC/Passes.h"
 #include "tic/Dialect/TC/TCDialect.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 
@@ -71,17 +70,9 @@ struct HashMaintenancePass
       for (tc::ReturnOp ret : returns) {
         OpBuilder b(ret);
         Location loc = ret.getLoc();
-        if (offload) {
-          // One GPU thread (the table is device memory on a GPU context).
-          Value c0 = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
-          Value c1 = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1);
-          auto loop =
-              tc::ParallelForOp::create(b, loc, ValueRange{c0}, ValueRange{c1});
-          loop.setSerialize(true);
-          b.setInsertionPointToStart(&loop.getBody().front());
-          tc::YieldOp::create(b, loc);
-          b.setInsertionPointToStart(&loop.getBody().front());
-        }
+        if (offload) // one GPU thread: the table is in device memory
+          b.setInsertionPointToStart(
+              &tc::ParallelForOp::createSerialUnit(b, loc).getBody().front());
         for (const snode::NodeLayout *n : nodes) {
           Value root = snode::RootPtrOp::create(b, loc, ptrTy, n->tree->name);
           Value table = snode::GetChildOp::create(b, loc, ptrTy, root, n->name);

@@ -21,7 +21,6 @@
 #include "tic/Dialect/TC/Passes.h"
 #include "tic/Dialect/TC/TCDialect.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 
@@ -92,20 +91,11 @@ struct OffloadSparseAccessPass
       for (Type t : op->getResultTypes())
         slots.push_back(
             memref::AllocaOp::create(b, loc, MemRefType::get({}, t)));
-      Value c0 = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
-      Value c1 = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1);
-      auto loop =
-          tc::ParallelForOp::create(b, loc, ValueRange{c0}, ValueRange{c1});
-      loop.setSerialize(true);
-      Block *body = &loop.getBody().front();
-      OpBuilder ib = OpBuilder::atBlockBegin(body);
-      if (!body->empty() && body->back().hasTrait<OpTrait::IsTerminator>())
-        ib.setInsertionPoint(&body->back());
+      auto loop = tc::ParallelForOp::createSerialUnit(b, loc);
+      OpBuilder ib(loop.getBody().front().getTerminator());
       Operation *moved = ib.clone(*op);
       for (auto [r, slot] : llvm::zip(moved->getResults(), slots))
         memref::StoreOp::create(ib, loc, r, slot);
-      if (body->empty() || !body->back().hasTrait<OpTrait::IsTerminator>())
-        tc::YieldOp::create(ib, loc);
       b.setInsertionPointAfter(loop);
       for (auto [r, slot] : llvm::zip(op->getResults(), slots))
         r.replaceAllUsesWith(memref::LoadOp::create(b, loc, slot).getResult());
