@@ -568,6 +568,25 @@ struct ConvertTCToGPUPass : tic::impl::ConvertTCToGPUBase<ConvertTCToGPUPass> {
       }
     });
     buildPoolCollectKernel(gm, layout);
+    // Device code synchronises with other device threads only (the host
+    // reads after the launch is over): atomics at device scope (.gpu), not
+    // the system scope (.sys) LLVM's default syncscope gives.
+    auto deviceScope = [&](auto op) {
+      if (!op.getSyncscope())
+        op.setSyncscope(StringRef("device"));
+    };
+    gm.walk([&](Operation *op) {
+      if (auto a = dyn_cast<LLVM::AtomicRMWOp>(op))
+        deviceScope(a);
+      else if (auto c = dyn_cast<LLVM::AtomicCmpXchgOp>(op))
+        deviceScope(c);
+      else if (auto l = dyn_cast<LLVM::LoadOp>(op);
+               l && l.getOrdering() != LLVM::AtomicOrdering::not_atomic)
+        deviceScope(l);
+      else if (auto st = dyn_cast<LLVM::StoreOp>(op);
+               st && st.getOrdering() != LLVM::AtomicOrdering::not_atomic)
+        deviceScope(st);
+    });
     // The descriptors no access needed any more.
     gm.walk([](UnrealizedConversionCastOp c) {
       if (c->use_empty() && getNDArrayParts(c.getResult(0)))
