@@ -32,7 +32,7 @@ namespace {
 /// Memory is committed in steps of at least this many bytes.
 constexpr uint64_t kCommitStep = uint64_t(1) << 20;
 
-/// Element alignment and size granule below a page.
+/// Element alignment and size granule.
 constexpr uint64_t kGranule = 16;
 
 /// A stack head: (tag << 32) | link, where a link is an element index + 1
@@ -202,8 +202,12 @@ tc_status tic_rt_pool_create_with_state(const char *name, uint64_t element_size,
                        (unsigned long long)max_elements,
                        (unsigned long long)TIC_RT_POOL_MAX_ELEMENTS);
   uint64_t page = pageSize();
-  bool pageElements = element_size >= page;
-  uint64_t size = roundUp(element_size, pageElements ? page : kGranule);
+  // Elements are rounded to 16 bytes only: generated code walks a hash
+  // node's entries with the compiler's stride (getHashEntryBytes, a
+  // multiple of 16), whatever the page size. Elements of whole pages are
+  // recycled by returning their pages to the system.
+  bool pageElements = element_size >= page && element_size % page == 0;
+  uint64_t size = roundUp(element_size, kGranule);
   if (size < element_size || max_elements > UINT64_MAX / size ||
       size * max_elements > UINT64_MAX - page ||
       roundUp(size * max_elements, page) > uint64_t(SIZE_MAX))

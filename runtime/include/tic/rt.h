@@ -376,8 +376,8 @@ typedef struct tic_rt_pool_stats {
 #define TIC_RT_POOL_MAX_ELEMENTS 0xFFFFFFFEull
 
 /* Creates a pool of up to `max_elements` elements of `element_size` bytes
- * (rounded up to a multiple of 16, or of the page size from one page up;
- * elements are aligned to 16, page-sized ones to a page). `name` (the
+ * (rounded up to a multiple of 16; elements are aligned to 16, and those
+ * that are whole pages to a page). `name` (the
  * SNode's, copied; may be NULL) appears in error messages. Reserves the
  * address space now and commits none of it. TC_ERR_INVALID_ARGUMENT for a
  * zero size or count, or a count above TIC_RT_POOL_MAX_ELEMENTS;
