@@ -12,14 +12,16 @@
 //  2. Structurally identical micro-access ops are merged into a dominating
 //     one, across blocks and regions. Repeated activations of one cell
 //     become one (thesis 2.5): an activating lookup merges into a dominating
-//     identical one in a function that deactivates nothing (activation is
-//     idempotent; the first one's cell stays the cell).
+//     identical one whose scope (its innermost parallel loop, else its
+//     function) deactivates nothing (activation is idempotent; the first
+//     one's cell stays the cell), so a kernel may free its blocks in one
+//     loop and activate them again in the next.
 // Both rely on the ops' declared memory effects, not on their kind: address
 // arithmetic (root_ptr, get_child, index_extract, linearize, place_ptr,
 // lookups on always-active nodes) has none and moves freely; a lookup that
-// reads the `Structure` resource (sparse nodes) moves or merges only in a
-// function where nothing writes that resource (no activation or
-// deactivation), and an activating lookup never does.
+// reads the `Structure` resource (sparse nodes) moves only in a function, and
+// merges only in a scope, where nothing writes that resource (no activation
+// or deactivation), and an activating lookup never moves.
 //
 //===----------------------------------------------------------------------===//
 #include "tic/Dialect/SNode/SNodeDialect.h"
@@ -86,6 +88,24 @@ static bool isMovable(Operation *op, bool structureWritten) {
   });
 }
 
+static Operation *functionOf(Operation *op) {
+  return op->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
+}
+
+/// The innermost parallel loop around `op`, else its function.
+static Operation *scopeOf(Operation *op) {
+  for (Operation *p = op->getParentOp(); p; p = p->getParentOp())
+    if (isa<tc::ParallelForOp, tc::StructForOp>(p) ||
+        p->hasTrait<OpTrait::IsIsolatedFromAbove>())
+      return p;
+  return nullptr;
+}
+
+/// The scope around scope `s`, or null for a function.
+static Operation *enclosingScope(Operation *s) {
+  return s->hasTrait<OpTrait::IsIsolatedFromAbove>() ? nullptr : scopeOf(s);
+}
+
 /// Whether `op` is an activating lookup (it writes the structure only by
 /// activating cells).
 static bool isActivatingLookup(Operation *op) {
@@ -98,31 +118,33 @@ struct SNodeAccessCSEPass : tic::impl::SNodeAccessCSEBase<SNodeAccessCSEPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
 
-    // Functions in which something other than an activation may write the
-    // structure (a deactivation, an unknown op).
-    llvm::DenseSet<Operation *> deactivates;
+    // Scopes in which something other than an activation may write the
+    // structure (a deactivation, an unknown op), and scopes in which
+    // anything may: a scope is a parallel loop or a function, and what an op
+    // writes, every scope around it writes.
+    llvm::DenseSet<Operation *> deactivates, writesStructure;
     module.walk([&](Operation *op) {
-      if (mayWriteStructure(op) && !isActivatingLookup(op))
-        deactivates.insert(
-            op->getParentWithTrait<OpTrait::IsIsolatedFromAbove>());
+      if (!mayWriteStructure(op))
+        return;
+      bool activation = isActivatingLookup(op);
+      for (Operation *s = scopeOf(op); s; s = enclosingScope(s)) {
+        writesStructure.insert(s);
+        if (!activation)
+          deactivates.insert(s);
+      }
     });
-    auto mergeableActivation = [&](Operation *op) {
-      return isActivatingLookup(op) &&
-             !deactivates.contains(
-                 op->getParentWithTrait<OpTrait::IsIsolatedFromAbove>());
-    };
-
-    // Functions (kernels) in which something may write the structure.
-    llvm::DenseSet<Operation *> writesStructure;
-    module.walk([&](Operation *op) {
-      if (mayWriteStructure(op))
-        writesStructure.insert(
-            op->getParentWithTrait<OpTrait::IsIsolatedFromAbove>());
-    });
+    // Hoisting looks at the whole function: the op leaves its loop.
     auto movable = [&](Operation *op) {
-      return isMovable(
-          op, writesStructure.contains(
-                  op->getParentWithTrait<OpTrait::IsIsolatedFromAbove>()));
+      return isMovable(op, writesStructure.contains(functionOf(op)));
+    };
+    // Merging looks at the scope of the dominating op, which holds both: a
+    // parallel loop that deactivates nothing keeps the cells that one
+    // iteration activated active to its end, whatever the rest of the
+    // kernel does.
+    auto mergeable = [&](Operation *op, Operation *scope) {
+      if (isActivatingLookup(op))
+        return !deactivates.contains(scope);
+      return isMovable(op, writesStructure.contains(scope));
     };
 
     // 1. Hoist loop-invariant micro-access ops out of parallel loops.
@@ -176,7 +198,7 @@ struct SNodeAccessCSEPass : tic::impl::SNodeAccessCSEBase<SNodeAccessCSEPass> {
     DominanceInfo dom(module);
     SmallVector<Operation *> ops;
     module.walk<WalkOrder::PreOrder>([&](Operation *op) {
-      if (isMicroAccess(op) && (movable(op) || mergeableActivation(op)))
+      if (isMicroAccess(op) && mergeable(op, scopeOf(op)))
         ops.push_back(op);
     });
     // Buckets per kernel (an op never dominates one in another function):
@@ -193,14 +215,13 @@ struct SNodeAccessCSEPass : tic::impl::SNodeAccessCSEBase<SNodeAccessCSEPass> {
     };
     for (Operation *op : ops) {
       llvm::hash_code h = hashOf(op);
-      auto &bucket =
-          seen[{op->getParentWithTrait<OpTrait::IsIsolatedFromAbove>(), h}];
+      auto &bucket = seen[{functionOf(op), h}];
       Operation *replacement = nullptr;
       for (Operation *prev : bucket)
         if (OperationEquivalence::isEquivalentTo(
                 prev, op, OperationEquivalence::exactValueMatch, nullptr,
                 OperationEquivalence::IgnoreLocations) &&
-            dom.properlyDominates(prev, op)) {
+            dom.properlyDominates(prev, op) && mergeable(prev, scopeOf(prev))) {
           replacement = prev;
           break;
         }
