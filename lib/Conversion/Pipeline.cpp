@@ -70,6 +70,10 @@ void tic::buildTargetNeutralPipeline(mlir::OpPassManager &pm,
 void tic::buildCPULoweringPipeline(mlir::OpPassManager &pm,
                                    const CPULoweringOptions &options) {
   buildTargetNeutralPipeline(pm, options);
+  // x86 has no float atomic add: f32 adds to neighbouring components share
+  // compare-and-swap loops (the GPU's pipeline adds each in one instruction).
+  if (options.coalesceAtomics)
+    pm.addPass(createCoalesceAtomics());
   // The snode ops first: what they need of the runtime (the root buffer,
   // the cells of sparse nodes) is left to the target's tc conversion.
   pm.addPass(createConvertSNodeToLLVM());

@@ -262,6 +262,7 @@ bool tic::codegen::runBackend(const sema::CheckedModule &checked,
   lowering.accessCSE = options.accessOpt;
   lowering.bitStoreFusion = options.bitStoreFusion;
   lowering.bitStoreDemotion = options.bitStoreDemotion;
+  lowering.coalesceAtomics = options.coalesceAtomics;
   lowering.cudaHost = options.cuda;
   lowering.cuda = options.cuda;
   buildCPULoweringPipeline(pm, lowering);

@@ -52,6 +52,7 @@ struct Options {
   bool noAccessOpt = false;
   bool noBitStoreFusion = false;
   bool noBitStoreDemotion = false;
+  bool noAtomicCoalescing = false;
   std::string target = "host";
   std::string cudaArch = "sm_80";
   std::string cudaLibdevice;
@@ -194,6 +195,7 @@ int runCodeGen(const Options &opts, const sema::CheckedModule &checked,
   bo.accessOpt = !opts.noAccessOpt;
   bo.bitStoreFusion = !opts.noBitStoreFusion;
   bo.bitStoreDemotion = !opts.noBitStoreDemotion;
+  bo.coalesceAtomics = !opts.noAtomicCoalescing;
   bo.denormals = opts.denormals;
   bo.inputName = opts.input == "-" ? "<stdin>" : opts.input;
   bo.timeReport = opts.timeReport;
@@ -354,6 +356,9 @@ int main(int argc, char **argv) {
   app.add_flag("--fno-bit-store-demotion", opts.noBitStoreDemotion,
                "Write every quantized word with a compare-and-swap loop (no "
                "tic-demote-bit-stores), for ablation");
+  app.add_flag("--fno-atomic-coalescing", opts.noAtomicCoalescing,
+               "Update each f32 component with its own compare-and-swap loop "
+               "(no tic-coalesce-atomics), for ablation");
   app.add_option("--target", opts.target,
                  "Comma-separated targets: host, cuda (default host)");
   app.add_option("--cuda-arch", opts.cudaArch,

@@ -24,6 +24,9 @@ struct CPULoweringOptions {
   /// tic-demote-bit-stores.
   bool bitStoreFusion = true;
   bool bitStoreDemotion = true;
+  /// Run tic-coalesce-atomics (CPU only; off: tic --fno-atomic-coalescing):
+  /// f32 atomic adds to neighbouring components two per compare-and-swap.
+  bool coalesceAtomics = true;
   /// The host side of a --target=cuda object (buildCPULoweringPipeline):
   /// launches also on a device (convert-tc-to-llvm{cuda}), host code's field
   /// accesses through tc.field_copy (tic-host-field-access).
@@ -44,9 +47,10 @@ void buildTargetNeutralPipeline(mlir::OpPassManager &pm,
 /// Adds the passes that take a module of tc kernels + snode trees down to
 /// the LLVM dialect (ready for mlir::translateModuleToLLVMIR / tic::emitCPU):
 ///   tic-lift-control-flow, tic-allocate-layout, tic-bit-vectorize,
-///   tic-demote-atomics, tic-demote-bit-stores, tic-lower-struct-for, tic-split-index-set,
-///   tic-lower-field-access, [cse], tic-snode-access-cse, [canonicalize,
-///   cse], tic-fuse-bit-stores, tic-outline-tasks, tic-privatize-reductions,
+///   tic-demote-atomics, tic-demote-bit-stores, tic-lower-struct-for,
+///   tic-split-index-set, tic-lower-field-access, [cse], tic-snode-access-cse,
+///   [canonicalize, cse], tic-fuse-bit-stores, tic-hash-maintenance,
+///   tic-outline-tasks, tic-privatize-reductions, tic-coalesce-atomics,
 ///   convert-snode-to-llvm, tic-lower-bits, convert-tc-to-llvm,
 ///   convert-scf-to-cf, convert-math-to-llvm, convert-math-to-libm,
 ///   convert-arith-to-llvm, finalize-memref-to-llvm, convert-cf-to-llvm,

@@ -63,6 +63,8 @@ struct BackendOptions {
   /// tic-fuse-bit-stores / tic-demote-bit-stores (tic --fno-bit-store-*).
   bool bitStoreFusion = true;
   bool bitStoreDemotion = true;
+  /// tic-coalesce-atomics on the CPU (tic --fno-atomic-coalescing).
+  bool coalesceAtomics = true;
   /// Denormal floats in kernels (--denormals): "flush" (flush-to-zero and
   /// denormals-are-zero while a kernel runs, like Taichi's CPU backend) or
   /// "preserve" (IEEE). x86-64 only; elsewhere kernels use the caller's mode.

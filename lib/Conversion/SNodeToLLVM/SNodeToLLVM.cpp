@@ -224,6 +224,95 @@ struct AtomicRMWLowering : FieldMemoryPattern<AtomicRMWOp> {
   }
 };
 
+/// f32 adds to a run of components 4 bytes apart (tic-coalesce-atomics):
+/// two at a time, as one `atomicrmw fadd <2 x float>` at an 8-byte-aligned
+/// address (x86: one 64-bit compare-and-swap loop for two components). Which
+/// components pair up depends on whether the run starts 8-byte aligned,
+/// known only at run time (cells are 4-aligned): an odd run has as many
+/// pairs either way (selects choose them), an even one takes a branch.
+struct AtomicAddFieldsLowering : SNodePattern<AtomicAddFieldsOp> {
+  using SNodePattern::SNodePattern;
+  LogicalResult
+  matchAndRewrite(AtomicAddFieldsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    int64_t first = 0;
+    for (auto [k, f, c] : llvm::enumerate(op.getFields(), op.getComps())) {
+      const PlaceLayout *p =
+          layout.lookupPlace(cast<FlatSymbolRefAttr>(f).getValue());
+      if (!p || p->isQuant())
+        return rewriter.notifyMatchFailure(op, "unknown or quantized field");
+      int64_t at = p->offsetInCell + p->componentOffsets[c];
+      if (k == 0)
+        first = at;
+      else if (at != first + 4 * int64_t(k))
+        return rewriter.notifyMatchFailure(op, "components not side by side");
+    }
+    OpBuilder &b = rewriter;
+    Value base = byteOffset(b, loc, adaptor.getCell(), first);
+    SmallVector<Value> v(adaptor.getValues());
+    int64_t n = v.size();
+    Value aligned = isAligned8(b, loc, base);
+    auto at = [&](int64_t k) { return byteOffset(b, loc, base, 4 * k); };
+    if (n % 2) {
+      // Aligned: pairs (0,1), (2,3)..., then n-1 alone; else 0 alone, then
+      // pairs (1,2), (3,4)...
+      for (int64_t k = 0; k + 1 < n; k += 2) {
+        Value p = arith::SelectOp::create(b, loc, aligned, at(k), at(k + 1));
+        Value lo = arith::SelectOp::create(b, loc, aligned, v[k], v[k + 1]);
+        Value hi = arith::SelectOp::create(b, loc, aligned, v[k + 1], v[k + 2]);
+        addPair(b, loc, p, lo, hi);
+      }
+      addOne(b, loc, arith::SelectOp::create(b, loc, aligned, at(n - 1), base),
+             arith::SelectOp::create(b, loc, aligned, v[n - 1], v[0]));
+    } else {
+      scf::IfOp::create(
+          b, loc, aligned,
+          [&](OpBuilder &t, Location l) {
+            for (int64_t k = 0; k < n; k += 2)
+              addPair(t, l, byteOffset(t, l, base, 4 * k), v[k], v[k + 1]);
+            scf::YieldOp::create(t, l);
+          },
+          [&](OpBuilder &e, Location l) {
+            addOne(e, l, base, v[0]);
+            for (int64_t k = 1; k + 1 < n; k += 2)
+              addPair(e, l, byteOffset(e, l, base, 4 * k), v[k], v[k + 1]);
+            addOne(e, l, byteOffset(e, l, base, 4 * (n - 1)), v[n - 1]);
+            scf::YieldOp::create(e, l);
+          });
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  static Value isAligned8(OpBuilder &b, Location loc, Value ptr) {
+    Value i = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), ptr);
+    Value low = LLVM::AndOp::create(
+        b, loc, i, LLVM::ConstantOp::create(b, loc, b.getI64Type(), 4));
+    return LLVM::ICmpOp::create(
+        b, loc, LLVM::ICmpPredicate::eq, low,
+        LLVM::ConstantOp::create(b, loc, b.getI64Type(), 0));
+  }
+  static void addOne(OpBuilder &b, Location loc, Value ptr, Value x) {
+    auto rmw = LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::fadd, ptr,
+                                         x, LLVM::AtomicOrdering::monotonic);
+    rmw.setAlignment(4);
+  }
+  static void addPair(OpBuilder &b, Location loc, Value ptr, Value lo,
+                      Value hi) {
+    auto ty = VectorType::get({2}, b.getF32Type());
+    Value vec = LLVM::PoisonOp::create(b, loc, ty);
+    Value lanes[] = {lo, hi};
+    for (int64_t k = 0; k < 2; ++k)
+      vec = LLVM::InsertElementOp::create(
+          b, loc, vec, lanes[k],
+          LLVM::ConstantOp::create(b, loc, b.getI32Type(), k));
+    auto rmw = LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::fadd, ptr,
+                                         vec, LLVM::AtomicOrdering::monotonic);
+    rmw.setAlignment(8);
+  }
+};
+
 struct IndexExtractLowering : SNodePattern<IndexExtractOp> {
   using SNodePattern::SNodePattern;
   LogicalResult matchAndRewrite(IndexExtractOp op, OpAdaptor adaptor,
@@ -345,10 +434,11 @@ struct ConvertSNodeToLLVMPass
     target.addLegalDialect<LLVM::LLVMDialect, arith::ArithDialect,
                            scf::SCFDialect>();
     target.addLegalOp<AllocCellOp, FreeCellOp, PoolViewOp>();
-    target.addIllegalOp<
-        GetChildOp, LookupOp, PlacePtrOp, IndexExtractOp, LinearizeOp, LoadOp,
-        StoreOp, StoreFieldsOp, AtomicRMWOp, IsActiveOp, DeactivateOp, AppendOp,
-        LengthOp, HashEntryOp, HashMaintainOp, StructurePtrOp>();
+    target
+        .addIllegalOp<GetChildOp, LookupOp, PlacePtrOp, IndexExtractOp,
+                      LinearizeOp, LoadOp, StoreOp, StoreFieldsOp, AtomicRMWOp,
+                      AtomicAddFieldsOp, IsActiveOp, DeactivateOp, AppendOp,
+                      LengthOp, HashEntryOp, HashMaintainOp, StructurePtrOp>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
 
     // The ambient and sink cells of pointer nodes (and elements of dynamic
@@ -404,8 +494,10 @@ void tic::populateSNodeToLLVMPatterns(const TypeConverter &converter,
                                       const SNodeLayout &layout,
                                       FieldAliasTags &tags) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<GetChildLowering, PlacePtrLowering, IndexExtractLowering,
-               LinearizeLowering, StructurePtrLowering>(converter, ctx, layout);
+  patterns
+      .add<GetChildLowering, PlacePtrLowering, IndexExtractLowering,
+           LinearizeLowering, StructurePtrLowering, AtomicAddFieldsLowering>(
+          converter, ctx, layout);
   populateNodeKindPatterns(converter, patterns, layout);
   patterns.add<LoadLowering, StoreLowering, AtomicRMWLowering>(converter, ctx,
                                                                layout, tags);

@@ -12,7 +12,6 @@
 #include "tic/Dialect/SNode/SNodeLayout.h"
 
 #include "mlir/IR/Builders.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/MapVector.h"
 
 namespace tic {
@@ -38,32 +37,6 @@ const NodeLayout *wordOf(const SNodeLayout &layout, StoreOp st, bool all) {
       (!all && p->exponentOffset < 0))
     return nullptr;
   return p->parent;
-}
-
-/// Whether `op` neither reads nor writes field data: no memory effect, or
-/// only effects on other named resources (the SNode structure, ndarrays)
-/// and on locals it can see allocated (memref.alloca).
-bool keepsFieldData(Operation *op) {
-  if (isMemoryEffectFree(op))
-    return true;
-  auto iface = dyn_cast<MemoryEffectOpInterface>(op);
-  if (!iface) // unknown (calls), or regions with effects inside
-    return false;
-  SmallVector<MemoryEffects::EffectInstance> effects;
-  iface.getEffects(effects);
-  for (const MemoryEffects::EffectInstance &e : effects) {
-    if (isa<FieldDataResource>(e.getResource()))
-      return false;
-    if (!isa<SideEffects::DefaultResource,
-             SideEffects::AutomaticAllocationScopeResource>(e.getResource()))
-      continue;
-    // The default resource: only a value allocated by its defining op.
-    Value v = e.getValue();
-    Operation *def = v ? v.getDefiningOp() : nullptr;
-    if (!def || !hasSingleEffect<MemoryEffects::Allocate>(def, v))
-      return false;
-  }
-  return true;
 }
 
 struct FuseBitStoresPass : tic::impl::FuseBitStoresBase<FuseBitStoresPass> {

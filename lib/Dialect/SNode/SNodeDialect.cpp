@@ -7,6 +7,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -855,8 +856,29 @@ LogicalResult LengthOp::verifySymbolUses(SymbolTableCollection &tables) {
                              tables);
 }
 
-/// Field `name` exists, `comp` is one of its components, and `type` (when
-/// given) is that component's type.
+bool tic::snode::keepsFieldData(Operation *op) {
+  if (isMemoryEffectFree(op))
+    return true;
+  auto iface = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!iface) // unknown (calls), or regions with effects inside
+    return false;
+  SmallVector<MemoryEffects::EffectInstance> effects;
+  iface.getEffects(effects);
+  for (const MemoryEffects::EffectInstance &e : effects) {
+    if (isa<FieldDataResource>(e.getResource()))
+      return false;
+    if (!isa<SideEffects::DefaultResource,
+             SideEffects::AutomaticAllocationScopeResource>(e.getResource()))
+      continue;
+    // The default resource: only a value allocated by its defining op.
+    Value v = e.getValue();
+    Operation *def = v ? v.getDefiningOp() : nullptr;
+    if (!def || !hasSingleEffect<MemoryEffects::Allocate>(def, v))
+      return false;
+  }
+  return true;
+}
+
 Type tic::snode::getWordType(PlaceOp place) {
   auto parent = dyn_cast<SNodeContainerOpInterface>(place->getParentOp());
   if (!parent || !isBitContainer(parent.getKind()))
@@ -865,6 +887,8 @@ Type tic::snode::getWordType(PlaceOp place) {
   return bits ? IntegerType::get(place.getContext(), bits.getInt()) : Type();
 }
 
+/// Field `name` exists, `comp` is one of its components, and `type` (when
+/// given) is that component's type.
 /// `lane`: whether the access gives a lane (std::nullopt: an op that has
 /// none, snode.place_ptr, which needs a place of plain bytes).
 static LogicalResult verifyFieldComponent(Operation *op, StringRef name,
@@ -945,6 +969,43 @@ LogicalResult StoreFieldsOp::verifySymbolUses(SymbolTableCollection &tables) {
 LogicalResult AtomicRMWOp::verifySymbolUses(SymbolTableCollection &tables) {
   return verifyFieldComponent(*this, getField(), getComp(),
                               getValue().getType(), tables, bool(getLane()));
+}
+
+LogicalResult AtomicAddFieldsOp::verify() {
+  if (getValues().size() < 2)
+    return emitOpError("needs at least two values");
+  if (getFields().size() != getValues().size() ||
+      getComps().size() != getValues().size())
+    return emitOpError("needs one field and one component per value");
+  return success();
+}
+
+LogicalResult
+AtomicAddFieldsOp::verifySymbolUses(SymbolTableCollection &tables) {
+  Operation *cell = nullptr;
+  std::optional<int64_t> next;
+  for (auto [v, f, c] : llvm::zip(getValues(), getFields(), getComps())) {
+    StringRef name = cast<FlatSymbolRefAttr>(f).getValue();
+    if (failed(
+            verifyFieldComponent(*this, name, c, v.getType(), tables, false)))
+      return failure();
+    PlaceOp place = lookupPlace(*this, name, &tables);
+    if (cell && place->getParentOp() != cell)
+      return emitOpError("fields of different cells");
+    cell = place->getParentOp();
+    // With a recorded layout: side by side, in the order given.
+    auto offsets = place.getComponentOffsets();
+    if (!place.getOffset() || !offsets)
+      continue;
+    int64_t at = *place.getOffset() + (*offsets)[c];
+    if (next && at != *next)
+      return emitOpError("component ")
+             << c << " of field '" << name << "' is at byte " << at
+             << " of the cell, not " << *next
+             << " (right after the previous one)";
+    next = at + 4;
+  }
+  return success();
 }
 
 LogicalResult PlacePtrOp::verify() {

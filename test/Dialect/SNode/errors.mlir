@@ -228,3 +228,26 @@ func.func @f(%p: !snode.ptr, %i: i32) -> i1 {
   %x = snode.is_active pointer %p, @a[%i] : i32
   return %x : i1
 }
+
+// -----
+
+snode.tree @root {
+  snode.dense @a axes [0] shape [4] { snode.place @v : [f32, f32] }
+  snode.dense @b axes [0] shape [4] { snode.place @u : [f32] }
+}
+func.func @f(%p: !snode.ptr, %x: f32) {
+  // expected-error @+1 {{fields of different cells}}
+  snode.atomic_add_fields (%x, %x), %p, [@v, @u] [1, 0]
+  return
+}
+
+// -----
+
+snode.tree @root {
+  snode.dense @a axes [0] shape [4] { snode.place @v : [f32, f32] }
+}
+func.func @f(%p: !snode.ptr, %x: f32) {
+  // expected-error @+1 {{needs at least two values}}
+  snode.atomic_add_fields (%x), %p, [@v] [0]
+  return
+}

@@ -85,6 +85,14 @@ func.func @sparse_lookups(%i: i32) -> i32 {
   return %v : i32
 }
 
+// f32 adds to neighbouring components (tic-coalesce-atomics).
+// CHECK-LABEL: func.func @paired_adds
+// CHECK: snode.atomic_add_fields (%{{.*}}, %{{.*}}), %{{.*}}, [@x, @x] [1, 2]
+func.func @paired_adds(%c: !snode.ptr, %v: f32) {
+  snode.atomic_add_fields (%v, %v), %c, [@x, @x] [1, 2]
+  return
+}
+
 // Quantized accesses: several fields of one word, a bit_array lane, an
 // exclusive store.
 // CHECK-LABEL: func.func @quant_ops

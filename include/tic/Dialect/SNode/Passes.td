@@ -48,6 +48,30 @@ def FuseBitStores : Pass<"tic-fuse-bit-stores", "::mlir::ModuleOp"> {
   ];
 }
 
+def CoalesceAtomics : Pass<"tic-coalesce-atomics", "::mlir::ModuleOp"> {
+  let summary = "Merge f32 atomic adds to neighbouring components of one cell into paired updates";
+  let description = [{
+    x86 has no atomic float add: each `snode.atomic_rmw add` on an f32
+    becomes a compare-and-swap loop, the cost of P2G scatters (MPM's
+    `grid_v[I] += ...; grid_m[I] += ...`: three loops per grid node). In one
+    block, the `snode.atomic_rmw add`s on f32 components of plain bytes
+    whose old values are unused and whose components lie side by side in
+    the same cell value (AoS placement: a vec2 and the scalar placed after
+    it) become one `snode.atomic_add_fields`, which updates two components
+    per 64-bit compare-and-swap: two loops instead of three for an MPM
+    grid node. Nothing that may touch one of the fields (a load, a store,
+    an atomic through another cell value, an unknown effect) may be
+    between them; an add to a component already in the group starts a new
+    one (the single-thread order of additions to one address is kept, so
+    results are bit-identical). Each component still gets its own
+    addition, atomic for it: the values are those of the separate atomics.
+
+    The CPU pipeline runs it (`tic --fno-atomic-coalescing` turns it off);
+    the CUDA one does not: the GPU adds floats atomically in one
+    instruction.
+  }];
+}
+
 def PrintSNodeLayout : Pass<"tic-print-snode-layout", "::mlir::ModuleOp"> {
   let summary = "Print the SNodeLayout analysis (sizes, offsets, strides) of every tree";
   let description = [{

@@ -162,6 +162,12 @@ inline bool hasPool(SNodeKind kind) {
   return kind == SNodeKind::Pointer || kind == SNodeKind::Dynamic ||
          kind == SNodeKind::Hash;
 }
+/// Whether `op` neither reads nor writes field data: no memory effect, or
+/// only effects on other named resources (the SNode structure, ndarrays)
+/// and on locals it can see allocated (memref.alloca). What field-access
+/// transformations (tic-fuse-bit-stores, tic-coalesce-atomics) may move
+/// their accesses across.
+bool keepsFieldData(mlir::Operation *op);
 } // namespace tic::snode
 
 #endif

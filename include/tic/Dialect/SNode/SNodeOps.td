@@ -431,6 +431,30 @@ def SNode_AtomicRMWOp : SNode_Op<"atomic_rmw", [
       "$kind $value `,` $cell (`lane` $lane^)? `,` $field `[` $comp `]` attr-dict `:` type($value)";
 }
 
+def SNode_AtomicAddFieldsOp : SNode_Op<"atomic_add_fields", [
+    MemoryEffects<[MemRead<SNode_FieldDataResource>,
+                   MemWrite<SNode_FieldDataResource>]>,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "atomic f32 additions to components of one cell that lie side by side";
+  let description = [{
+    `snode.atomic_add_fields (%a, %b, %c), %cell, [@v, @v, @m] [0, 1, 0]`
+    adds `%a` to `@v[0]`, `%b` to `@v[1]` and `%c` to `@m[0]` of `%cell`,
+    each addition atomic, the old values discarded: what three
+    `snode.atomic_rmw add` with unused results do (tic-coalesce-atomics
+    makes it of them). The components are f32 stored as plain bytes, each
+    4 bytes after the previous one in the cell (checked against the
+    recorded layout), so the lowering can update two at a time: an
+    `llvm.atomicrmw fadd` on a `vector<2xf32>` at an 8-byte-aligned address
+    (one 64-bit compare-and-swap loop on x86, which has no float atomic
+    add), choosing the pairs by the run's alignment at run time.
+  }];
+  let arguments = (ins Variadic<F32>:$values, SNode_PtrType:$cell,
+                       SymbolRefArrayAttr:$fields, DenseI64ArrayAttr:$comps);
+  let assemblyFormat =
+      "` ` `(` $values `)` `,` $cell `,` $fields $comps attr-dict";
+  let hasVerifier = 1;
+}
+
 def SNode_PlacePtrOp : SNode_Op<"place_ptr", [Pure,
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "address of component `comp` of field @field inside a cell";
