@@ -228,17 +228,14 @@ void Generator::genPlace(const tsema::FieldInfo *f) {
 void Generator::genSNode(const tsema::SNode *n) {
   Location l = loc(n->range);
   if (n->kind == tsema::SNode::Kind::Hash) {
-    // Its key numbers the parent's cell among all the parent node's cells
-    // (an i32).
+    // Its key numbers the parent's cell among the cells of the levels
+    // above it, up to the nearest hash (whose entry number it takes too),
+    // in an i32.
     int64_t parentCells = 1;
     for (const tsema::SNode *p = n->parent;
-         p && p->kind != tsema::SNode::Kind::Root; p = p->parent) {
-      if (p->kind == tsema::SNode::Kind::Hash) {
-        error(n->range, "a 'hash' SNode below another 'hash' SNode is not "
-                        "supported yet (a hash SNode is a child of root or "
-                        "of dense, pointer and bitmasked SNodes)");
-        return;
-      }
+         p && p->kind != tsema::SNode::Kind::Root &&
+         p->kind != tsema::SNode::Kind::Hash;
+         p = p->parent) {
       for (int64_t s : p->shape)
         if (__builtin_mul_overflow(parentCells, s, &parentCells))
           parentCells = INT64_MAX;
@@ -246,7 +243,8 @@ void Generator::genSNode(const tsema::SNode *n) {
     if (parentCells > INT32_MAX) {
       error(n->range, "a 'hash' SNode below " + std::to_string(parentCells) +
                           " parent cells is not supported yet (at most "
-                          "2^31 - 1: its keys number them in 32 bits)");
+                          "2^31 - 1 up to the nearest hash SNode above: its "
+                          "keys number them in 32 bits)");
       return;
     }
   }

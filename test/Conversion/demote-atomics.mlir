@@ -13,7 +13,8 @@ snode.tree @root {
   snode.dense @g1 axes [0, 1] shape [8, 8] {
     snode.dense @g2 axes [0, 1] shape [4, 4] { snode.place @h : [f32] }
   }
-  snode.hash @spd axes [0] shape [2] {
+  // A hash below 2^32 parent cells: not lowerable.
+  snode.dense @spd axes [1, 2] shape [65536, 65536] {
     snode.hash @sp axes [0] shape [32] { snode.place @s : [f32] }
   }
   snode.place @tot : [f32]
@@ -285,14 +286,15 @@ tc.kernel @other_access(%w: f32) {
   tc.return
 }
 
-// Only lowerable paths: a hash SNode below another one is left alone.
+// Only lowerable paths: a hash SNode below more than 2^31 - 1 parent
+// cells is left alone.
 // CHECK-LABEL: tc.kernel @sparse
-// CHECK:         tc.atomic_rmw add %{{.*}}, @s[%{{.*}}] : f32
+// CHECK:         tc.atomic_rmw add %{{.*}}, @s[%{{.*}}, %{{.*}}, %{{.*}}] : f32
 tc.kernel @sparse(%w: f32) {
   %c0 = arith.constant 0 : i32
   %c8 = arith.constant 8 : i32
   tc.parallel_for (%i) = (%c0) to (%c8) {
-    %0 = tc.atomic_rmw add %w, @s[%i] : f32
+    %0 = tc.atomic_rmw add %w, @s[%i, %c0, %c0] : f32
     tc.yield
   }
   tc.return

@@ -1084,6 +1084,33 @@ struct HashEntryLowering : SNodePattern<HashEntryOp> {
   }
 };
 
+/// snode.hash_entry_index: (cell - cell offset - base) / entry bytes.
+struct HashEntryIndexLowering : SNodePattern<HashEntryIndexOp> {
+  using SNodePattern::SNodePattern;
+  LogicalResult
+  matchAndRewrite(HashEntryIndexOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const NodeLayout *n = node(op, op.getNode(), rewriter);
+    if (!n)
+      return failure();
+    Location loc = op.getLoc();
+    Type i64 = rewriter.getI64Type();
+    auto asInt = [&](Value p) -> Value {
+      return LLVM::PtrToIntOp::create(rewriter, loc, i64, p);
+    };
+    Value off = arith::SubIOp::create(rewriter, loc, asInt(adaptor.getCell()),
+                                      asInt(adaptor.getBase()));
+    off = arith::SubIOp::create(
+        rewriter, loc, off,
+        arith::ConstantIntOp::create(rewriter, loc, i64, n->hashCellOffset));
+    Value e = arith::DivUIOp::create(
+        rewriter, loc, off,
+        arith::ConstantIntOp::create(rewriter, loc, i64, n->poolCellSize));
+    rewriter.replaceOpWithNewOp<arith::TruncIOp>(op, rewriter.getI32Type(), e);
+    return success();
+  }
+};
+
 /// snode.length: the length word, at most the maximum (appends to a full
 /// list raise it for a moment).
 struct LengthLowering : SNodePattern<LengthOp> {
@@ -1109,8 +1136,8 @@ struct LengthLowering : SNodePattern<LengthOp> {
 void lowering::populateNodeKindPatterns(const TypeConverter &converter,
                                         RewritePatternSet &patterns,
                                         const SNodeLayout &layout) {
-  patterns
-      .add<LookupLowering, IsActiveLowering, DeactivateLowering, AppendLowering,
-           LengthLowering, HashEntryLowering, HashMaintainLowering>(
-          converter, patterns.getContext(), layout);
+  patterns.add<LookupLowering, IsActiveLowering, DeactivateLowering,
+               AppendLowering, LengthLowering, HashEntryLowering,
+               HashEntryIndexLowering, HashMaintainLowering>(
+      converter, patterns.getContext(), layout);
 }

@@ -418,9 +418,9 @@ struct ConvertSNodeToLLVMPass
             why = p;
         if (why->kind == SNodeKind::Hash)
           op->emitOpError("lowering of this 'hash' SNode is not supported "
-                          "yet (hash SNodes are children of their tree's "
-                          "root or of dense, pointer and bitmasked SNodes, "
-                          "below at most 2^31 - 1 parent cells)");
+                          "yet (a hash SNode below other SNodes may have at "
+                          "most 2^31 - 1 parent cells, counted up to the "
+                          "nearest hash SNode above it)");
         else
           op->emitOpError("lowering of '")
               << stringifySNodeKind(why->kind)
@@ -434,11 +434,11 @@ struct ConvertSNodeToLLVMPass
     target.addLegalDialect<LLVM::LLVMDialect, arith::ArithDialect,
                            scf::SCFDialect>();
     target.addLegalOp<AllocCellOp, FreeCellOp, PoolViewOp>();
-    target
-        .addIllegalOp<GetChildOp, LookupOp, PlacePtrOp, IndexExtractOp,
-                      LinearizeOp, LoadOp, StoreOp, StoreFieldsOp, AtomicRMWOp,
-                      AtomicAddFieldsOp, IsActiveOp, DeactivateOp, AppendOp,
-                      LengthOp, HashEntryOp, HashMaintainOp, StructurePtrOp>();
+    target.addIllegalOp<GetChildOp, LookupOp, PlacePtrOp, IndexExtractOp,
+                        LinearizeOp, LoadOp, StoreOp, StoreFieldsOp,
+                        AtomicRMWOp, AtomicAddFieldsOp, IsActiveOp,
+                        DeactivateOp, AppendOp, LengthOp, HashEntryOp,
+                        HashEntryIndexOp, HashMaintainOp, StructurePtrOp>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
 
     // The ambient and sink cells of pointer nodes (and elements of dynamic

@@ -823,6 +823,12 @@ LogicalResult PoolViewOp::verifySymbolUses(SymbolTableCollection &tables) {
       {SNodeKind::Pointer, SNodeKind::Dynamic, SNodeKind::Hash},
       "pointer, dynamic or hash", tables);
 }
+LogicalResult
+HashEntryIndexOp::verifySymbolUses(SymbolTableCollection &tables) {
+  return verifyNodeRefOfKind(*this, getNode(), {SNodeKind::Hash}, "hash",
+                             tables);
+}
+
 LogicalResult HashEntryOp::verifySymbolUses(SymbolTableCollection &tables) {
   if (failed(verifyNodeRefOfKind(*this, getNode(), {SNodeKind::Hash}, "hash",
                                  tables)))

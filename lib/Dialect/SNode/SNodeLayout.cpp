@@ -59,11 +59,18 @@ SNodeLayout::SNodeLayout(Operation *moduleOp) {
         if (llvm::is_contained(p->axes, n.axes[k])) n.needsMod[k] = true;
     }
     if (n.kind == SNodeKind::Hash && n.parent) {
-      // Below dense, pointer and bitmasked nodes (deactivating a parent
-      // cell frees the entries of its table), with at most 2^31 - 1 parent
-      // cells (the key's last slot numbers them).
+      // Below dense, pointer, bitmasked and hash nodes (deactivating a
+      // parent cell frees the entries of its table). The key's last slot
+      // numbers the parent's cell: among the cells of the levels below the
+      // nearest hash above (times that hash's entry number), or of the
+      // whole path; at most 2^31 - 1 of them (a hash above gets at most
+      // that many entries over these cells, see the pools below).
       n.nestedHash = true;
       for (const NodeLayout *p : chain) {
+        if (p->kind == SNodeKind::Hash) {
+          n.hashAncestor = p;
+          break;
+        }
         if ((p->kind != SNodeKind::Dense && p->kind != SNodeKind::Pointer &&
              p->kind != SNodeKind::Bitmasked) ||
             __builtin_mul_overflow(n.hashParentCells, p->numCells,
@@ -174,6 +181,14 @@ SNodeLayout::SNodeLayout(Operation *moduleOp) {
             1, (int64_t(1) << 38) / std::max<int64_t>(n.poolCellSize, 1));
     }
   }
+  // A hash with hashes below: its entry numbers times their parent cells
+  // per entry must fit their keys' last slot.
+  for (NodeLayout &n : nodes)
+    if (n.hashAncestor) {
+      auto *a = const_cast<NodeLayout *>(n.hashAncestor);
+      a->maxCells = std::min<int64_t>(
+          a->maxCells, std::max<int64_t>(1, INT32_MAX / n.hashParentCells));
+    }
 }
 
 void SNodeLayout::layoutChildren(Region &region, const NodeLayout *parent,

@@ -251,3 +251,14 @@ func.func @f(%p: !snode.ptr, %x: f32) {
   snode.atomic_add_fields (%x), %p, [@v] [0]
   return
 }
+
+// -----
+
+snode.tree @root {
+  snode.dense @a axes [0] shape [4] { snode.place @u : [f32] }
+}
+func.func @f(%base: !llvm.ptr, %p: !snode.ptr) -> i32 {
+  // expected-error @+1 {{needs a hash SNode, but 'a' is dense}}
+  %e = snode.hash_entry_index %base, %p, @a : !llvm.ptr -> i32
+  return %e : i32
+}

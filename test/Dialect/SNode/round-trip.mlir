@@ -85,6 +85,15 @@ func.func @sparse_lookups(%i: i32) -> i32 {
   return %v : i32
 }
 
+// The entry number of a hash cell (a hash below it numbers its parent with
+// it).
+// CHECK-LABEL: func.func @entry_index
+// CHECK: snode.hash_entry_index %{{.*}}, %{{.*}}, @h : !llvm.ptr -> i32
+func.func @entry_index(%base: !llvm.ptr, %c: !snode.ptr) -> i32 {
+  %e = snode.hash_entry_index %base, %c, @h : !llvm.ptr -> i32
+  return %e : i32
+}
+
 // f32 adds to neighbouring components (tic-coalesce-atomics).
 // CHECK-LABEL: func.func @paired_adds
 // CHECK: snode.atomic_add_fields (%{{.*}}, %{{.*}}), %{{.*}}, [@x, @x] [1, 2]

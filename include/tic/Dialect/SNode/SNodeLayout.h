@@ -90,8 +90,12 @@ struct NodeLayout {
   /// `hashParentCells` cells of the path above (getHashKeySlots).
   bool nestedHash = false;
   int64_t hashParentCells = 1;
-  /// Lowerable with today's code (a hash node only as a child of its
-  /// tree's root or of dense nodes, on every node of the path)?
+  /// A nested hash below another hash: the nearest one (its entry number
+  /// times `hashParentCells`, the cells of the levels between, numbers the
+  /// parent cell in the key).
+  const NodeLayout *hashAncestor = nullptr;
+  /// Lowerable with today's code (a nested hash below at most 2^31 - 1
+  /// parent cells, on every node of the path)?
   bool supported = true;
 };
 

@@ -356,6 +356,25 @@ def SNode_HashEntryOp : SNode_Op<"hash_entry", [
       "$base `,` $node `[` $entry `]` attr-dict `:` type($base) `->` type(results)";
 }
 
+def SNode_HashEntryIndexOp : SNode_Op<"hash_entry_index", [Pure,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "the number of the pool entry that holds a cell of a hash node";
+  let description = [{
+    `%e = snode.hash_entry_index %base, %cell, @h : !llvm.ptr -> i32`: the
+    inverse of `snode.hash_entry`: the number `%e` of the entry of `@h`'s pool
+    (`%base` from `snode.pool_view`) whose cell is `%cell`. A hash below
+    another hash numbers its parent cell with it in its keys (a struct-for
+    gets the parent's indices back through `snode.hash_entry`). Meaningless
+    for the ambient cell (the lookup of an absent key), whose nested tables
+    are empty.
+  }];
+  let arguments = (ins AnyType:$base, SNode_PtrType:$cell,
+                       FlatSymbolRefAttr:$node);
+  let results = (outs I32:$result);
+  let assemblyFormat =
+      "$base `,` $cell `,` $node attr-dict `:` type($base) `->` type($result)";
+}
+
 def SNode_LoadOp : SNode_Op<"load", [
     MemoryEffects<[MemRead<SNode_FieldDataResource>]>,
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {

@@ -175,18 +175,28 @@ static Value walkLevels(OpBuilder &b, Location loc, Value cur,
                         StringRef activeThrough) {
   bool known = !activeThrough.empty();
   // The number of the current cell over the path's levels above a hash
-  // below them (its key names its parent's cell). Every walk that reaches
-  // such a hash starts at the root (buildNeighbourCell makes sure).
-  bool nestedHash = llvm::any_of(
-      levels, [](const snode::LevelAccess &lv) { return lv.node->nestedHash; });
+  // below them (its key names its parent's cell), counted from the hash
+  // above it (its entry number) or the root. Every walk that reaches such a
+  // hash starts at the root (buildNeighbourCell makes sure).
+  auto nestedBelow = [&](size_t from) {
+    return llvm::any_of(
+        levels.drop_front(from),
+        [](const snode::LevelAccess &lv) { return lv.node->nestedHash; });
+  };
+  bool nestedHash = nestedBelow(0);
   Value pathCell;
+  bool fromEntry = false;
   for (auto [l, lv] : llvm::enumerate(levels)) {
     assert((!lv.node->nestedHash || int64_t(l) == lv.node->depth) &&
            "a walk to a nested hash starts at the root");
     LevelCell c = buildLevel(b, loc, lv, cur, indices, pathCell);
-    if (nestedHash && !c.node->underHash && c.linear.getType().isInteger(32)) {
-      auto flags =
-          arith::IntegerOverflowFlags::nsw | arith::IntegerOverflowFlags::nuw;
+    if (nestedHash && c.node->kind != snode::SNodeKind::Hash &&
+        c.linear.getType().isInteger(32)) {
+      // From an entry number, wrapping: the ambient cell of an absent key
+      // has none (its tables are empty, whatever the key).
+      auto flags = fromEntry ? arith::IntegerOverflowFlags::none
+                             : arith::IntegerOverflowFlags::nsw |
+                                   arith::IntegerOverflowFlags::nuw;
       pathCell = pathCell
                      ? Value(arith::AddIOp::create(
                            b, loc,
@@ -213,6 +223,16 @@ static Value walkLevels(OpBuilder &b, Location loc, Value cur,
     if (c.node->name == activeThrough)
       known = false;
     cur = lookup;
+    // A hash with a hash below: the parent cells below it count from its
+    // entry's number.
+    if (c.node->kind == snode::SNodeKind::Hash && nestedBelow(l + 1)) {
+      Type ptrTy = LLVM::LLVMPointerType::get(b.getContext());
+      auto view = snode::PoolViewOp::create(b, loc, ptrTy, b.getI32Type(),
+                                            c.node->name);
+      pathCell = snode::HashEntryIndexOp::create(
+          b, loc, b.getI32Type(), view.getBase(), cur, c.node->name);
+      fromEntry = true;
+    }
   }
   return cur;
 }

@@ -194,6 +194,71 @@ static tc::ParallelForOp buildSparseLoop(OpBuilder &b, tc::StructForOp sf,
   return pf;
 }
 
+/// Folds the cell indices of the cell of hash node `hash` with key slots
+/// `key` into `cell` (one value per global axis, outermost levels first):
+/// the cells above it (decoded from the key's last slot below other nodes,
+/// through the entry of a hash above), then its own key.
+static void decodeHashCell(OpBuilder &b, Location loc,
+                           const snode::NodeLayout &hash, ValueRange key,
+                           SmallVectorImpl<Value> &cell) {
+  Type i32 = b.getI32Type();
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, i32, v);
+  };
+  // Below a hash, indices may be negative.
+  auto flags = hash.hashAncestor ? arith::IntegerOverflowFlags::nsw
+                                 : arith::IntegerOverflowFlags::nsw |
+                                       arith::IntegerOverflowFlags::nuw;
+  auto fold = [&](int64_t a, int64_t extent, Value i) {
+    cell[a] =
+        matchPattern(cell[a], m_Zero())
+            ? i
+            : arith::AddIOp::create(
+                  b, loc,
+                  arith::MulIOp::create(b, loc, cell[a], cst(extent), flags), i,
+                  flags);
+  };
+  if (hash.nestedHash) {
+    // The levels between the hash above (or the root) and this one.
+    ArrayRef<snode::LevelAccess> path = ArrayRef(hash.levels).drop_back();
+    if (hash.hashAncestor)
+      path = path.drop_front(hash.hashAncestor->depth + 1);
+    SmallVector<SmallVector<Value>> coords(path.size());
+    Value id = key.back();
+    for (size_t l = path.size(); l-- > 0;) {
+      const snode::NodeLayout &d = *path[l].node;
+      Value lin = id;
+      if (l > 0 || hash.hashAncestor) {
+        lin = arith::RemUIOp::create(b, loc, id, cst(d.numCells));
+        id = arith::DivUIOp::create(b, loc, id, cst(d.numCells));
+      }
+      coords[l].resize(d.axes.size());
+      for (size_t k = d.axes.size(); k-- > 0;) {
+        Value c = lin;
+        if (k > 0) {
+          c = arith::RemUIOp::create(b, loc, lin, cst(d.shape[k]));
+          lin = arith::DivUIOp::create(b, loc, lin, cst(d.shape[k]));
+        }
+        coords[l][k] = c;
+      }
+    }
+    if (const snode::NodeLayout *above = hash.hashAncestor) {
+      // What is left is the entry number of the hash above.
+      SmallVector<Type> types(
+          1 + snode::getHashKeySlots(above->axes.size(), above->nestedHash),
+          i32);
+      types[0] = b.getI1Type();
+      auto parent = tc::HashEntryOp::create(b, loc, types, above->name, id);
+      decodeHashCell(b, loc, *above, parent.getIndices(), cell);
+    }
+    for (auto [l, lv] : llvm::enumerate(path))
+      for (auto [k, a] : llvm::enumerate(lv.node->axes))
+        fold(a, lv.node->shape[k], coords[l][k]);
+  }
+  for (auto [k, a] : llvm::enumerate(hash.axes))
+    fold(a, hash.shape[k], key[k]);
+}
+
 /// A struct-for over a path under a hash node (a child of the root or of
 /// dense nodes):
 /// parallel over the entries of the hash node's pool, each visited when
@@ -231,49 +296,13 @@ static tc::ParallelForOp buildHashLoop(OpBuilder &b, tc::StructForOp sf,
   auto ifOp = scf::IfOp::create(ob, loc, entry.getActive(), false);
   tc::YieldOp::create(ob, loc);
   OpBuilder ib = OpBuilder::atBlockBegin(ifOp.thenBlock());
-  // The hash cell's indices: below dense nodes, their indices from the
-  // key's last slot (the parent's cell number over the path), times the
-  // hash's extent along axes it shares with them; plus its key along its
-  // axes (0 along the others).
+  // The hash cell's indices: below other nodes, theirs from the key's
+  // last slot (the parent's cell number over the levels above, up to a
+  // hash above, whose entry number it holds too: that hash's cell indices
+  // come from its entry, and so on up), times the hash's extent along axes
+  // it shares with them; plus its key along its axes (0 along the others).
   SmallVector<Value> cell(hash.cellIndexShape.size(), cst(ib, 0));
-  auto nn = arith::IntegerOverflowFlags::nsw | arith::IntegerOverflowFlags::nuw;
-  auto fold = [&](int64_t a, int64_t extent, Value i) {
-    cell[a] =
-        matchPattern(cell[a], m_Zero())
-            ? i
-            : arith::AddIOp::create(
-                  ib, loc,
-                  arith::MulIOp::create(ib, loc, cell[a], cst(ib, extent), nn),
-                  i, nn);
-  };
-  if (hash.nestedHash) {
-    ArrayRef<snode::LevelAccess> path =
-        ArrayRef(hash.levels).drop_back(); // the dense ancestors
-    SmallVector<SmallVector<Value>> coords(path.size());
-    Value id = entry.getIndices().back();
-    for (size_t l = path.size(); l-- > 0;) {
-      const snode::NodeLayout &d = *path[l].node;
-      Value lin = id;
-      if (l > 0) {
-        lin = arith::RemUIOp::create(ib, loc, id, cst(ib, d.numCells));
-        id = arith::DivUIOp::create(ib, loc, id, cst(ib, d.numCells));
-      }
-      coords[l].resize(d.axes.size());
-      for (size_t k = d.axes.size(); k-- > 0;) {
-        Value c = lin;
-        if (k > 0) {
-          c = arith::RemUIOp::create(ib, loc, lin, cst(ib, d.shape[k]));
-          lin = arith::DivUIOp::create(ib, loc, lin, cst(ib, d.shape[k]));
-        }
-        coords[l][k] = c;
-      }
-    }
-    for (auto [l, lv] : llvm::enumerate(path))
-      for (auto [k, a] : llvm::enumerate(lv.node->axes))
-        fold(a, lv.node->shape[k], coords[l][k]);
-  }
-  for (auto [k, a] : llvm::enumerate(hash.axes))
-    fold(a, hash.shape[k], entry.getIndices()[k]);
+  decodeHashCell(ib, loc, hash, entry.getIndices(), cell);
   if (deep.kind == snode::SNodeKind::Dynamic) {
     // The lists in the hash cell, then each list's elements.
     SmallVector<Value> list;
@@ -534,14 +563,12 @@ struct LowerStructForPass : tic::impl::LowerStructForBase<LowerStructForPass> {
       tc::ParallelForOp pf;
       if (sparse) {
         SmallVector<Value> indices;
-        // A hash on the path (a child of the root or of dense nodes: the
-        // first node that can be inactive) enumerates its entries.
+        // The deepest hash on the path enumerates its entries (each knows
+        // its parent cell, and so the hashes above).
         const snode::NodeLayout *hash = nullptr;
         for (const snode::LevelAccess &lv : levels)
-          if (lv.node->kind == snode::SNodeKind::Hash) {
+          if (lv.node->kind == snode::SNodeKind::Hash)
             hash = lv.node;
-            break;
-          }
         if (hash) {
           pf = buildHashLoop(b, sf, *hash, *sparse->node, shape, indices);
         } else if (sparse->node->kind == snode::SNodeKind::Dynamic) {
