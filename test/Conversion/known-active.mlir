@@ -60,3 +60,25 @@ tc.kernel @k() {
 // LLVM:       %[[Q:.*]] = llvm.load %{{.*}} atomic acquire {alignment = 8 : i64} : !llvm.ptr -> !llvm.ptr
 // LLVM:       %[[A:.*]] = llvm.mlir.addressof @__tic_ambient_cell
 // LLVM:       llvm.select %{{.*}}, %[[A]], %[[Q]]
+
+// A write at a neighbour (a push stencil) takes the same fast path: in the
+// loop's own cell the known-active lookup, else the activating one.
+tc.kernel @push() {
+  tc.struct_for @u (%i) {
+    %x = tc.load @u[%i] : f32
+    %c1 = arith.constant 1 : i32
+    %n = arith.addi %i, %c1 : i32
+    %o = tc.atomic_rmw add %x, @v[%n] : f32
+    tc.yield
+  }
+  tc.return
+}
+// MARK-LABEL: tc.kernel @push
+// MARK:      tc.atomic_rmw add %{{.*}}, @v[%{{.*}}] {tc.near = @p} : f32
+// LOWER-LABEL: tc.kernel @push
+// LOWER:     scf.if %{{.*}} -> (!snode.ptr) {
+// LOWER:       snode.lookup pointer %{{.*}}, @p[%{{.*}}] known_active : i32
+// LOWER:     } else {
+// LOWER:       snode.lookup pointer %{{.*}}, @p[%{{.*}}] activate : i32
+// LOWER:     }
+// LOWER:     snode.atomic_rmw add %{{.*}}, %{{.*}}, @v[0] : f32

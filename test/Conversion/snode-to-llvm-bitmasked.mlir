@@ -8,9 +8,10 @@ snode.tree @root {
   snode.bitmasked @b axes [0] shape [40] { snode.place @x : [i8] }
 }
 // 3 bytes of @d, @b at 4: 40 cells of 1 byte, then 2 mask words; after the
-// root cell (52 bytes), @b's epoch counter at 56.
-// LAYOUT: snode.buffer @tic.root size 64 align 8
-// LAYOUT: snode.bitmasked @b axes [0] shape [40] attributes {cell_align = 1 : i64, cell_size = 1 : i64, epoch_offset = 56 : i64, offset = 4 : i64}
+// root cell (52 bytes), @b's epoch counter at 56 and its list of active
+// cells at 64 (stamp and count in 16 bytes, then 4 bytes per cell).
+// LAYOUT: snode.buffer @tic.root size 240 align 8
+// LAYOUT: snode.bitmasked @b axes [0] shape [40] attributes {cell_align = 1 : i64, cell_size = 1 : i64, epoch_offset = 56 : i64, list_offset = 64 : i64, offset = 4 : i64}
 
 // CHECK-LABEL: func.func @k
 // CHECK:       %[[CONT:.*]] = llvm.getelementptr inbounds %{{.*}}[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i8

@@ -23,12 +23,24 @@ snode.tree @t2 {
     snode.bitmasked @b2 axes [0] shape [4] { snode.place @w : [f32] }
   }
 }
+snode.tree @t3 {
+  snode.dense @d3 axes [0] shape [4] {
+    snode.bitmasked @b3 axes [0] shape [8] {
+      snode.dense @l3 axes [0] shape [2] { snode.place @z : [f32] }
+    }
+  }
+}
 // After the root cell: @p's epoch and list (16 bytes of stamp and count,
 // then 4 x 8 cells), @b's epoch, @q's epoch and list (16 x 32 cells).
 // LAYOUT: snode.pointer @p axes [0, 1] shape [4, 8] attributes {{{.*}}epoch_offset = [[EP:[0-9]+]] : i64, list_offset = [[LP:[0-9]+]] : i64
 // LAYOUT: snode.bitmasked @b {{.*}}epoch_offset = {{[0-9]+}} : i64
 // LAYOUT-NOT: list_offset
 // LAYOUT: snode.pointer @q {{.*}}epoch_offset = {{[0-9]+}} : i64, list_offset = {{[0-9]+}} : i64
+// A bitmasked node below a pointer has none (@b2: the pointer's list
+// serves); one without a pointer above has its list (@b3).
+// LAYOUT: snode.bitmasked @b2
+// LAYOUT-NOT: list_offset
+// LAYOUT: snode.bitmasked @b3 {{.*}}list_offset = {{[0-9]+}} : i64
 
 // CHECK-LABEL: tc.kernel @sum
 // The stamp: the three epochs of the path @p -> @b -> @q.
@@ -99,6 +111,31 @@ tc.kernel @put(%i: i32, %j: i32, %v: f32) {
 tc.kernel @sum2() {
   tc.struct_for @w (%i) {
     %v = tc.load @w[%i] : f32
+    tc.store %v, @s[] : f32
+    tc.yield
+  }
+  tc.return
+}
+
+// A path without a pointer node: the bitmasked node's own list (stamp: its
+// epoch), rebuilt from its 4 x 8 cells only when the epoch moved, then one
+// task per active cell over its 2 elements.
+// CHECK-LABEL: tc.kernel @sum3
+// CHECK:       %[[E3:.*]] = snode.structure_ptr @b3 epoch : !llvm.ptr
+// CHECK:       llvm.load %[[E3]] atomic monotonic
+// CHECK:       snode.structure_ptr @b3 list : !llvm.ptr
+// CHECK:       %[[C32:.*]] = arith.constant 32 : i32
+// CHECK:       %[[UB3:.*]] = arith.select %{{.*}}, %{{.*}}, %[[C32]] : i32
+// CHECK:       tc.parallel_for (%{{.*}}) = (%{{.*}}) to (%[[UB3]]) {
+// CHECK:         tc.is_active @b3[%{{.*}}] : i1
+// CHECK:       tc.parallel_for
+// CHECK:         scf.for
+// CHECK:           tc.load @z[%{{.*}}] {tc.active = @b3} : f32
+// CHECK-NOT:   tc.is_active
+// CHECK:       tc.return
+tc.kernel @sum3() {
+  tc.struct_for @z (%i) {
+    %v = tc.load @z[%i] : f32
     tc.store %v, @s[] : f32
     tc.yield
   }

@@ -125,9 +125,12 @@ static LogicalResult layoutCell(Region &region, int64_t &size, int64_t &align) {
 /// After the root cell of `tree` (`size` bytes): the state of the pool of
 /// each pointer, dynamic and hash node (read and written by the runtime and
 /// by the code that allocates cells), an epoch counter (i64) per
-/// bitmasked and pointer node, and per pointer node with at most
-/// kMaxListCells cells in all its parents' cells, its list of active cells
-/// (stamp i64, count i32, pad, then an i32 per cell). Grows `size`.
+/// bitmasked and pointer node, and per pointer node, and bitmasked node
+/// without a pointer node above it, with at most kMaxListCells cells in all
+/// its parents' cells, its list of active cells (stamp i64, count i32, pad,
+/// then an i32 per cell). Grows `size`. (Below a pointer node, a struct-for
+/// runs over the pointer's list and tests the bitmasked cells in each
+/// block: one task per block; below a hash, over the hash's entries.)
 constexpr int64_t kMaxListCells = int64_t(1) << 26;
 static void layoutStructure(TreeOp tree, int64_t &size, int64_t &align) {
   tree.walk([&](Operation *op) {
@@ -149,13 +152,15 @@ static void layoutStructure(TreeOp tree, int64_t &size, int64_t &align) {
     op->setAttr("epoch_offset",
                 IntegerAttr::get(IntegerType::get(op->getContext(), 64), size));
     size += 8;
-    if (c.getKind() != SNodeKind::Pointer)
-      return;
     int64_t cells = 1;
-    for (SNodeContainerOpInterface q : getContainerPath(op))
+    for (SNodeContainerOpInterface q : getContainerPath(op)) {
+      if (c.getKind() == SNodeKind::Bitmasked &&
+          (q.getKind() == SNodeKind::Pointer || q.getKind() == SNodeKind::Hash))
+        return;
       for (int64_t e : q.getShapeArray())
         if (__builtin_mul_overflow(cells, e, &cells))
           cells = INT64_MAX;
+    }
     if (cells > kMaxListCells)
       return;
     op->setAttr("list_offset",

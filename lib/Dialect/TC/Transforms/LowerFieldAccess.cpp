@@ -237,15 +237,17 @@ static Value walkLevels(OpBuilder &b, Location loc, Value cur,
   return cur;
 }
 
-/// A read at a sparse struct-for's indices plus constant offsets
+/// An access at a sparse struct-for's indices plus constant offsets
 /// (tc.near = @node): when the element lies in the loop's own cell of
 /// `node` (a test per offset axis: the own index's place in that cell plus
 /// the offset stays inside it), the path down to `node` is the loop's own,
 /// known active (and shared with the loop's other accesses once hoisted);
-/// otherwise the plain path. Below `node`, the element's own levels.
+/// otherwise the plain path (a write's activating). Below `node`, the
+/// element's own levels.
 static Value buildNeighbourCell(OpBuilder &b, Location loc,
                                 const snode::PlaceLayout &pl,
-                                ValueRange indices, StringRef node) {
+                                ValueRange indices, StringRef node,
+                                bool activate) {
   size_t at = 0;
   while (at < pl.levels.size() && pl.levels[at].node->name != node)
     ++at;
@@ -257,7 +259,7 @@ static Value buildNeighbourCell(OpBuilder &b, Location loc,
                                   return lv.node->nestedHash;
                                 });
   if (at == pl.levels.size() || hashBelow)
-    return buildPath(b, loc, *pl.tree, pl.levels, indices, false);
+    return buildPath(b, loc, *pl.tree, pl.levels, indices, activate);
   Type i32 = b.getI32Type();
   auto cst = [&](int64_t v) -> Value {
     return arith::ConstantIntOp::create(b, loc, i32, v);
@@ -319,10 +321,10 @@ static Value buildNeighbourCell(OpBuilder &b, Location loc,
     OpBuilder eb = OpBuilder::atBlockBegin(ifOp.elseBlock());
     scf::YieldOp::create(
         eb, loc,
-        ValueRange{buildPath(eb, loc, *pl.tree, upper, indices, false)});
+        ValueRange{buildPath(eb, loc, *pl.tree, upper, indices, activate)});
     cell = ifOp.getResult(0);
   }
-  return walkLevels(b, loc, cell, lower, indices, false, nullptr, {});
+  return walkLevels(b, loc, cell, lower, indices, activate, nullptr, {});
 }
 
 /// Where an element lives: the cell of its place's parent, and for a field
@@ -346,9 +348,9 @@ static ElementRef buildCell(OpBuilder &b, Operation *op,
               through);
     return {word.container, word.linear};
   }
-  if (auto a = op->getAttrOfType<FlatSymbolRefAttr>(tc::kNeighbourAttrName);
-      a && !activate)
-    return {buildNeighbourCell(b, op->getLoc(), pl, indices, a.getValue()),
+  if (auto a = op->getAttrOfType<FlatSymbolRefAttr>(tc::kNeighbourAttrName))
+    return {buildNeighbourCell(b, op->getLoc(), pl, indices, a.getValue(),
+                               activate),
             Value()};
   return {buildPath(b, op->getLoc(), *pl.tree, pl.levels, indices, activate,
                     nullptr, through),

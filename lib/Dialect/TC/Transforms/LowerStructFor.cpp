@@ -75,10 +75,8 @@ static void markKnownActive(Region &region, const snode::SNodeLayout &layout,
       op->setAttr(tc::kKnownActiveAttrName, attr);
       return;
     }
-    // A read at the loop's indices plus constants (a stencil's neighbour):
-    // it may lie in the loop's own cell.
-    if (!isa<tc::LoadOp>(op))
-      return;
+    // An access at the loop's indices plus constants (a stencil's
+    // neighbour, a push to one): it may lie in the loop's own cell.
     for (auto [v, i] : llvm::zip(idx, indices))
       if (v != i && tc::splitConstantOffset(v).first != i)
         return;
@@ -393,8 +391,9 @@ static SmallVector<Value> decodeCell(OpBuilder &b, Location loc, Value l,
   return c;
 }
 
-/// A struct-for whose deepest sparse node is a pointer node with a list
-/// (tic-allocate-layout): its active cells are kept in a list in the root
+/// A struct-for whose deepest listed node is a pointer node with a list
+/// (or a bitmasked one without a pointer above; tic-allocate-layout): its
+/// active cells are kept in a list in the root
 /// buffer with the stamp it was built at, the sum of the epoch counters of
 /// the sparse nodes on the path (every activation or deactivation of one
 /// of their cells bumps its node's counter). The loop rebuilds the list
@@ -500,8 +499,8 @@ buildCachedListLoop(OpBuilder &b, tc::StructForOp sf,
   return pf;
 }
 
-/// The deepest node of `levels` with an active-cell list (a pointer node),
-/// or null.
+/// The deepest node of `levels` with an active-cell list (a pointer node,
+/// or a bitmasked one without a pointer above it), or null.
 static const snode::NodeLayout *
 listedNode(ArrayRef<snode::LevelAccess> levels) {
   const snode::NodeLayout *n = nullptr;
@@ -575,9 +574,9 @@ struct LowerStructForPass : tic::impl::LowerStructForBase<LowerStructForPass> {
           pf = buildListLoop(b, sf, *sparse->node, indices);
         } else if (const snode::NodeLayout *listed =
                        lists ? listedNode(levels) : nullptr) {
-          // The deepest pointer node with a list: its blocks come from the
-          // list (one task each); a deeper sparse node's cells in them are
-          // tested.
+          // The deepest node with a list (a pointer, else a bitmasked
+          // node): its cells come from the list (one task each); a deeper
+          // sparse node's cells in them are tested.
           SmallVector<const snode::NodeLayout *> path;
           for (const snode::LevelAccess &lv : levels) {
             if (!snode::isAlwaysActive(lv.node->kind))
