@@ -945,31 +945,52 @@ LogicalResult StoreOp::verifySymbolUses(SymbolTableCollection &tables) {
                               getValue().getType(), tables, bool(getLane()),
                               getWholeWord());
 }
-LogicalResult StoreFieldsOp::verify() {
-  if (getValues().empty())
-    return emitOpError("needs at least one value");
-  if (getFields().size() != getValues().size() ||
-      getComps().size() != getValues().size())
-    return emitOpError("needs one field and one component per value");
+/// The ops on several components of one cell (snode.store_fields,
+/// snode.atomic_add_fields): at least `least` values, one field and one
+/// component per value.
+static LogicalResult verifyFieldList(Operation *op, ValueRange values,
+                                     ArrayAttr fields, ArrayRef<int64_t> comps,
+                                     size_t least) {
+  if (values.size() < least)
+    return op->emitOpError("needs at least ")
+           << least << (least == 1 ? " value" : " values");
+  if (fields.size() != values.size() || comps.size() != values.size())
+    return op->emitOpError("needs one field and one component per value");
   return success();
+}
+
+/// Checks each (value, field, component) of such an op like a single access
+/// does, then hands its place to `check`.
+static LogicalResult verifyFieldListUses(
+    Operation *op, ValueRange values, ArrayAttr fields, ArrayRef<int64_t> comps,
+    SymbolTableCollection &tables,
+    function_ref<LogicalResult(PlaceOp, StringRef, int64_t)> check) {
+  for (auto [v, f, c] : llvm::zip(values, fields, comps)) {
+    StringRef name = cast<FlatSymbolRefAttr>(f).getValue();
+    if (failed(verifyFieldComponent(op, name, c, v.getType(), tables, false)) ||
+        failed(check(lookupPlace(op, name, &tables), name, c)))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult StoreFieldsOp::verify() {
+  return verifyFieldList(*this, getValues(), getFields(), getComps(), 1);
 }
 
 LogicalResult StoreFieldsOp::verifySymbolUses(SymbolTableCollection &tables) {
   Operation *word = nullptr;
-  for (auto [v, f, c] : llvm::zip(getValues(), getFields(), getComps())) {
-    StringRef name = cast<FlatSymbolRefAttr>(f).getValue();
-    if (failed(
-            verifyFieldComponent(*this, name, c, v.getType(), tables, false)))
-      return failure();
-    PlaceOp place = lookupPlace(*this, name, &tables);
-    auto parent = dyn_cast<SNodeContainerOpInterface>(place->getParentOp());
-    if (!parent || parent.getKind() != SNodeKind::BitStruct)
-      return emitOpError("field '") << name << "' is not in a bit_struct";
-    if (word && parent.getOperation() != word)
-      return emitOpError("fields of different bit_structs");
-    word = parent;
-  }
-  return success();
+  return verifyFieldListUses(
+      *this, getValues(), getFields(), getComps(), tables,
+      [&](PlaceOp place, StringRef name, int64_t) -> LogicalResult {
+        auto parent = dyn_cast<SNodeContainerOpInterface>(place->getParentOp());
+        if (!parent || parent.getKind() != SNodeKind::BitStruct)
+          return emitOpError("field '") << name << "' is not in a bit_struct";
+        if (word && parent.getOperation() != word)
+          return emitOpError("fields of different bit_structs");
+        word = parent;
+        return success();
+      });
 }
 
 LogicalResult AtomicRMWOp::verifySymbolUses(SymbolTableCollection &tables) {
@@ -978,40 +999,32 @@ LogicalResult AtomicRMWOp::verifySymbolUses(SymbolTableCollection &tables) {
 }
 
 LogicalResult AtomicAddFieldsOp::verify() {
-  if (getValues().size() < 2)
-    return emitOpError("needs at least two values");
-  if (getFields().size() != getValues().size() ||
-      getComps().size() != getValues().size())
-    return emitOpError("needs one field and one component per value");
-  return success();
+  return verifyFieldList(*this, getValues(), getFields(), getComps(), 2);
 }
 
 LogicalResult
 AtomicAddFieldsOp::verifySymbolUses(SymbolTableCollection &tables) {
   Operation *cell = nullptr;
   std::optional<int64_t> next;
-  for (auto [v, f, c] : llvm::zip(getValues(), getFields(), getComps())) {
-    StringRef name = cast<FlatSymbolRefAttr>(f).getValue();
-    if (failed(
-            verifyFieldComponent(*this, name, c, v.getType(), tables, false)))
-      return failure();
-    PlaceOp place = lookupPlace(*this, name, &tables);
-    if (cell && place->getParentOp() != cell)
-      return emitOpError("fields of different cells");
-    cell = place->getParentOp();
-    // With a recorded layout: side by side, in the order given.
-    auto offsets = place.getComponentOffsets();
-    if (!place.getOffset() || !offsets)
-      continue;
-    int64_t at = *place.getOffset() + (*offsets)[c];
-    if (next && at != *next)
-      return emitOpError("component ")
-             << c << " of field '" << name << "' is at byte " << at
-             << " of the cell, not " << *next
-             << " (right after the previous one)";
-    next = at + 4;
-  }
-  return success();
+  return verifyFieldListUses(
+      *this, getValues(), getFields(), getComps(), tables,
+      [&](PlaceOp place, StringRef name, int64_t c) -> LogicalResult {
+        if (cell && place->getParentOp() != cell)
+          return emitOpError("fields of different cells");
+        cell = place->getParentOp();
+        // With a recorded layout: side by side, in the order given.
+        auto offsets = place.getComponentOffsets();
+        if (!place.getOffset() || !offsets)
+          return success();
+        int64_t at = *place.getOffset() + (*offsets)[c];
+        if (next && at != *next)
+          return emitOpError("component ")
+                 << c << " of field '" << name << "' is at byte " << at
+                 << " of the cell, not " << *next
+                 << " (right after the previous one)";
+        next = at + 4;
+        return success();
+      });
 }
 
 LogicalResult PlacePtrOp::verify() {

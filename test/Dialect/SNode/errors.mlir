@@ -247,7 +247,7 @@ snode.tree @root {
   snode.dense @a axes [0] shape [4] { snode.place @v : [f32, f32] }
 }
 func.func @f(%p: !snode.ptr, %x: f32) {
-  // expected-error @+1 {{needs at least two values}}
+  // expected-error @+1 {{needs at least 2 values}}
   snode.atomic_add_fields (%x), %p, [@v] [0]
   return
 }
