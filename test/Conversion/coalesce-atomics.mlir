@@ -39,8 +39,9 @@ snode.tree @root {
 // LLVM:         llvm.and
 // LLVM:         %[[AL:.*]] = llvm.icmp "eq"
 // LLVM:         arith.select %[[AL]]
-// LLVM:         llvm.atomicrmw fadd %{{.*}}, %{{.*}} monotonic {alignment = 8 : i64} : !llvm.ptr, vector<2xf32>
-// LLVM:         llvm.atomicrmw fadd %{{.*}}, %{{.*}} monotonic {alignment = 4 : i64} : !llvm.ptr, f32
+// Tagged with the scopes of v and m, apart from u's.
+// LLVM:         llvm.atomicrmw fadd %{{.*}}, %{{.*}} monotonic {alias_scopes = [#{{.*}}, #{{.*}}], alignment = 8 : i64, noalias_scopes = [#{{.*}}]} : !llvm.ptr, vector<2xf32>
+// LLVM:         llvm.atomicrmw fadd %{{.*}}, %{{.*}} monotonic {alias_scopes = [#{{.*}}, #{{.*}}], alignment = 4 : i64, noalias_scopes = [#{{.*}}]} : !llvm.ptr, f32
 // LLVM-NOT:     llvm.atomicrmw
 // LLVM:         return
 func.func @p2g(%cell: !snode.ptr, %other: !snode.ptr, %x: f32, %y: f32) {

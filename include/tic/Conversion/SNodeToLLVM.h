@@ -39,6 +39,9 @@ public:
   /// Tags `mem`, the lowering of an access to `field` from `access`.
   void tag(mlir::Operation *mem, mlir::Operation *access,
            llvm::StringRef field);
+  /// Tags `mem`, which may touch any of `fields` (snode.atomic_add_fields).
+  void tag(mlir::Operation *mem, mlir::Operation *access,
+           llvm::ArrayRef<llvm::StringRef> fields);
 
 private:
   mlir::LLVM::AliasScopeAttr scope(llvm::StringRef key);

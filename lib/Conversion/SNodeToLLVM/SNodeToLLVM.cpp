@@ -52,6 +52,10 @@ FieldAliasTags::FieldAliasTags(ModuleOp module, const SNodeLayout &layout)
     else if (auto sf = dyn_cast<StoreFieldsOp>(op))
       fieldsOf[functionOf(op)].insert(
           key(cast<FlatSymbolRefAttr>(sf.getFields()[0]).getValue()));
+    else if (auto af = dyn_cast<AtomicAddFieldsOp>(op))
+      for (Attribute f : af.getFields())
+        fieldsOf[functionOf(op)].insert(
+            key(cast<FlatSymbolRefAttr>(f).getValue()));
   });
 }
 
@@ -82,6 +86,25 @@ void FieldAliasTags::tag(Operation *mem, Operation *access, StringRef field) {
   auto aa = cast<LLVM::AliasAnalysisOpInterface>(mem);
   aa.setAliasScopes(ArrayAttr::get(ctx, {scope(k)}));
   aa.setNoAliasScopes(others);
+}
+
+void FieldAliasTags::tag(Operation *mem, Operation *access,
+                         ArrayRef<StringRef> fields) {
+  const llvm::SetVector<StringRef> &used = fieldsOf[functionOf(access)];
+  llvm::SetVector<StringRef> keys;
+  for (StringRef f : fields)
+    keys.insert(key(f));
+  if (used.size() <= keys.size())
+    return; // nothing else to tell apart
+  SmallVector<Attribute> own, others;
+  for (StringRef k : keys)
+    own.push_back(scope(k));
+  for (StringRef name : used)
+    if (!keys.contains(name))
+      others.push_back(scope(name));
+  auto aa = cast<LLVM::AliasAnalysisOpInterface>(mem);
+  aa.setAliasScopes(ArrayAttr::get(ctx, own));
+  aa.setNoAliasScopes(ArrayAttr::get(ctx, others));
 }
 
 LLVM::AliasScopeAttr FieldAliasTags::scope(StringRef field) {
@@ -231,13 +254,18 @@ struct AtomicRMWLowering : FieldMemoryPattern<AtomicRMWOp> {
 /// known only at run time (cells are 4-aligned): an odd run has as many
 /// pairs either way (selects choose them), an even one takes a branch.
 struct AtomicAddFieldsLowering : SNodePattern<AtomicAddFieldsOp> {
-  using SNodePattern::SNodePattern;
+  AtomicAddFieldsLowering(const TypeConverter &tc, MLIRContext *ctx,
+                          const SNodeLayout &layout, FieldAliasTags &tags)
+      : SNodePattern(tc, ctx, layout), tags(tags) {}
+  FieldAliasTags &tags;
   LogicalResult
   matchAndRewrite(AtomicAddFieldsOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     int64_t first = 0;
+    SmallVector<StringRef> fields;
     for (auto [k, f, c] : llvm::enumerate(op.getFields(), op.getComps())) {
+      fields.push_back(cast<FlatSymbolRefAttr>(f).getValue());
       const PlaceLayout *p =
           layout.lookupPlace(cast<FlatSymbolRefAttr>(f).getValue());
       if (!p || p->isQuant())
@@ -281,6 +309,10 @@ struct AtomicAddFieldsLowering : SNodePattern<AtomicAddFieldsOp> {
             scf::YieldOp::create(e, l);
           });
     }
+    // Each update may touch any of the run's fields.
+    for (Operation *mem : created)
+      tags.tag(mem, op, fields);
+    created.clear();
     rewriter.eraseOp(op);
     return success();
   }
@@ -293,13 +325,16 @@ struct AtomicAddFieldsLowering : SNodePattern<AtomicAddFieldsOp> {
         b, loc, LLVM::ICmpPredicate::eq, low,
         LLVM::ConstantOp::create(b, loc, b.getI64Type(), 0));
   }
-  static void addOne(OpBuilder &b, Location loc, Value ptr, Value x) {
+  /// The updates built for the op being lowered (to be tagged).
+  mutable SmallVector<Operation *> created;
+  void addOne(OpBuilder &b, Location loc, Value ptr, Value x) const {
     auto rmw = LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::fadd, ptr,
                                          x, LLVM::AtomicOrdering::monotonic);
     rmw.setAlignment(4);
+    created.push_back(rmw);
   }
-  static void addPair(OpBuilder &b, Location loc, Value ptr, Value lo,
-                      Value hi) {
+  void addPair(OpBuilder &b, Location loc, Value ptr, Value lo,
+               Value hi) const {
     auto ty = VectorType::get({2}, b.getF32Type());
     Value vec = LLVM::PoisonOp::create(b, loc, ty);
     Value lanes[] = {lo, hi};
@@ -310,6 +345,7 @@ struct AtomicAddFieldsLowering : SNodePattern<AtomicAddFieldsOp> {
     auto rmw = LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::fadd, ptr,
                                          vec, LLVM::AtomicOrdering::monotonic);
     rmw.setAlignment(8);
+    created.push_back(rmw);
   }
 };
 
@@ -494,12 +530,10 @@ void tic::populateSNodeToLLVMPatterns(const TypeConverter &converter,
                                       const SNodeLayout &layout,
                                       FieldAliasTags &tags) {
   MLIRContext *ctx = patterns.getContext();
-  patterns
-      .add<GetChildLowering, PlacePtrLowering, IndexExtractLowering,
-           LinearizeLowering, StructurePtrLowering, AtomicAddFieldsLowering>(
-          converter, ctx, layout);
+  patterns.add<GetChildLowering, PlacePtrLowering, IndexExtractLowering,
+               LinearizeLowering, StructurePtrLowering>(converter, ctx, layout);
   populateNodeKindPatterns(converter, patterns, layout);
-  patterns.add<LoadLowering, StoreLowering, AtomicRMWLowering>(converter, ctx,
-                                                               layout, tags);
+  patterns.add<LoadLowering, StoreLowering, AtomicRMWLowering,
+               AtomicAddFieldsLowering>(converter, ctx, layout, tags);
   populateQuantAccessPatterns(converter, patterns, layout, tags);
 }
