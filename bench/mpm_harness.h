@@ -106,8 +106,11 @@ int main(int argc, char **argv) {
           ref.substep();
       });
   double ours = tm.ours, refMs = tm.ref;
-  char variant[32], extra[64];
-  std::snprintf(variant, sizeof variant, "np=%d", Ref::np);
+#ifndef MPM_VARIANT_SUFFIX
+#define MPM_VARIANT_SUFFIX "" // ",no-coalescing": an ablation build
+#endif
+  char variant[48], extra[64];
+  std::snprintf(variant, sizeof variant, "np=%d%s", Ref::np, MPM_VARIANT_SUFFIX);
   std::snprintf(extra, sizeof extra, "substeps_per_run=%d", substeps);
   result(MPM_NAME, variant, ours / substeps, refMs / substeps, errX, 0, extra);
   MPM_FN(destroy)(ctx);
