@@ -17,8 +17,7 @@ snode.tree @root {
 // CHECK:         tc.launch @insert__par0
 // CHECK:         %[[R:.*]] = snode.root_ptr @root
 // CHECK:         %[[T:.*]] = snode.get_child %[[R]], @h
-// CHECK:         %{{.*}}, %[[N:.*]] = snode.pool_view @h : !llvm.ptr, i32
-// CHECK:         snode.hash_maintain %[[T]], %[[N]], @h
+// CHECK:         snode.hash_maintain %[[T]], @h
 // CHECK-NEXT:    tc.return
 tc.kernel @insert(%v: f32) {
   %c0 = arith.constant 0 : i32
@@ -33,7 +32,7 @@ tc.kernel @insert(%v: f32) {
 // Host code of the kernel itself (no launch).
 // CHECK-LABEL: tc.kernel @one
 // CHECK:         snode.lookup hash {{.*}} activate
-// CHECK:         snode.hash_maintain %{{.*}}, %{{.*}}, @h
+// CHECK:         snode.hash_maintain %{{.*}}, @h
 // CHECK-NEXT:    tc.return
 tc.kernel @one(%i: i32, %v: f32) {
   tc.store %v, @x[%i] : f32

@@ -27,6 +27,7 @@
 #include "SNodePattern.h"
 
 #include "tic/Conversion/SNodeToLLVM.h"
+#include "tic/Target/RuntimeABI.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -954,11 +955,73 @@ struct AppendLowering : SNodePattern<AppendOp> {
   }
 };
 
-/// snode.hash_maintain: while the entries exceed twice the buckets (and the
-/// table can grow), double the table in place, splitting each chain by the
-/// next bit of its keys' mix (serial: between launches).
+/// snode.hash_maintain: when the live entries exceed twice the buckets and
+/// twice what the last purge left, the inactive entries back to the pool;
+/// then while the entries exceed twice the buckets (and the table can
+/// grow), double the table in place, splitting each chain by the next bit
+/// of its keys' mix (serial: between launches).
 struct HashMaintainLowering : SNodePattern<HashMaintainOp> {
   using SNodePattern::SNodePattern;
+
+  /// The purge; returns the entries left (`live` when none ran).
+  static Value purge(OpBuilder &b, Location loc, const NodeLayout &n,
+                     Value container, Value heads, Value mask, Value live) {
+    Type i64 = b.getI64Type();
+    Type ptrTy = LLVM::LLVMPointerType::get(b.getContext());
+    auto c64 = [&](int64_t v) -> Value {
+      return arith::ConstantIntOp::create(b, loc, i64, v);
+    };
+    Value lastSlot = byteOffset(b, loc, container, 8);
+    Value last = LLVM::LoadOp::create(b, loc, i64, lastSlot, 8);
+    Value buckets = arith::AddIOp::create(b, loc, mask, c64(1));
+    auto over = [&](Value x) {
+      return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, live,
+                                   arith::ShLIOp::create(b, loc, x, c64(1)));
+    };
+    Value due = arith::AndIOp::create(b, loc, over(buckets), over(last));
+    auto ifDue = scf::IfOp::create(b, loc, TypeRange{i64}, due, true);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(ifDue.thenBlock());
+    auto loop =
+        scf::ForOp::create(b, loc, c64(0), buckets, c64(1), ValueRange{c64(0)});
+    {
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value slot = pointerSlot(b, loc, heads, loop.getInductionVar());
+      Value null = LLVM::ZeroOp::create(b, loc, ptrTy);
+      // The live entries to the front of a new chain, the others freed.
+      ValueRange kept = walkChain(
+          b, loc, loadSlot(b, loc, slot), {null, loop.getRegionIterArg(0)},
+          [&](Value e, ValueRange acc) {
+            Value dead = arith::CmpIOp::create(
+                b, loc, arith::CmpIPredicate::eq, loadFlag(b, loc, e),
+                arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0));
+            auto ifDead = scf::IfOp::create(b, loc, TypeRange{ptrTy, i64}, dead,
+                                            /*withElseRegion=*/true);
+            OpBuilder::InsertionGuard g3(b);
+            b.setInsertionPointToStart(ifDead.thenBlock());
+            FreeCellOp::create(b, loc, e, n.name);
+            scf::YieldOp::create(
+                b, loc,
+                ValueRange{acc[0],
+                           arith::AddIOp::create(b, loc, acc[1], c64(1))});
+            b.setInsertionPointToStart(ifDead.elseBlock());
+            LLVM::StoreOp::create(b, loc, acc[0],
+                                  entryField(b, loc, e, kHashNextOffset), 8);
+            scf::YieldOp::create(b, loc, ValueRange{e, acc[1]});
+            return SmallVector<Value>(ifDead.getResults());
+          });
+      LLVM::StoreOp::create(b, loc, kept[0], slot, 8);
+      scf::YieldOp::create(b, loc, ValueRange{kept[1]});
+    }
+    Value left = arith::SubIOp::create(b, loc, live, loop.getResult(0));
+    LLVM::StoreOp::create(b, loc, left, lastSlot, 8);
+    scf::YieldOp::create(b, loc, ValueRange{left});
+    b.setInsertionPointToStart(ifDue.elseBlock());
+    scf::YieldOp::create(b, loc, ValueRange{live});
+    return ifDue.getResult(0);
+  }
+
   LogicalResult
   matchAndRewrite(HashMaintainOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -975,9 +1038,14 @@ struct HashMaintainLowering : SNodePattern<HashMaintainOp> {
     Value container = adaptor.getContainer();
     Value initial = c64(n->hashBuckets - 1);
     Value heads = byteOffset(b, loc, container, kHashGrowthHeaderBytes);
-    Value entries = arith::ExtUIOp::create(b, loc, i64, adaptor.getEntries());
     Value mask0 = arith::XOrIOp::create(
         b, loc, LLVM::LoadOp::create(b, loc, i64, container, 8), initial);
+    if (n->poolStateOffset < 0)
+      return rewriter.notifyMatchFailure(op, "no pool state recorded");
+    Value live = LLVM::LoadOp::create(
+        b, loc, i64,
+        structureAddress(b, loc, *n, n->poolStateOffset + abi::kPoolLive), 8);
+    Value entries = purge(b, loc, *n, container, heads, mask0, live);
     auto grow = scf::WhileOp::create(b, loc, TypeRange{i64}, ValueRange{mask0});
     {
       OpBuilder::InsertionGuard g(b);
@@ -1007,10 +1075,24 @@ struct HashMaintainLowering : SNodePattern<HashMaintainOp> {
         Value null = LLVM::ZeroOp::create(b, loc, ptrTy);
         unsigned bits = getHashKeyBits(
             getHashKeySlots(unsigned(n->axes.size()), /*nested=*/false));
-        // Each entry to the front of the low or the high chain.
+        // Each entry to the front of the low or the high chain; an
+        // entry whose cell is inactive (deactivated since its insertion:
+        // its cell is zero, what it held released) back to the pool, so
+        // a table that grows keeps only live keys.
         ValueRange split = walkChain(
             b, loc, loadSlot(b, loc, loSlot), {null, null},
             [&](Value e, ValueRange lh) {
+              Value dead = arith::CmpIOp::create(
+                  b, loc, arith::CmpIPredicate::eq, loadFlag(b, loc, e),
+                  arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0));
+              auto ifDead =
+                  scf::IfOp::create(b, loc, TypeRange{ptrTy, ptrTy}, dead,
+                                    /*withElseRegion=*/true);
+              OpBuilder::InsertionGuard g3(b);
+              b.setInsertionPointToStart(ifDead.thenBlock());
+              FreeCellOp::create(b, loc, e, n->name);
+              scf::YieldOp::create(b, loc, lh);
+              b.setInsertionPointToStart(ifDead.elseBlock());
               Value key =
                   LLVM::LoadOp::create(b, loc, b.getIntegerType(bits),
                                        entryField(b, loc, e, kHashKeyOffset),
@@ -1022,9 +1104,11 @@ struct HashMaintainLowering : SNodePattern<HashMaintainOp> {
               LLVM::StoreOp::create(
                   b, loc, arith::SelectOp::create(b, loc, stays, lh[0], lh[1]),
                   entryField(b, loc, e, kHashNextOffset), 8);
-              return SmallVector<Value>{
-                  arith::SelectOp::create(b, loc, stays, e, lh[0]),
-                  arith::SelectOp::create(b, loc, stays, lh[1], e)};
+              scf::YieldOp::create(
+                  b, loc,
+                  ValueRange{arith::SelectOp::create(b, loc, stays, e, lh[0]),
+                             arith::SelectOp::create(b, loc, stays, lh[1], e)});
+              return SmallVector<Value>(ifDead.getResults());
             });
         LLVM::StoreOp::create(b, loc, split[0], loSlot, 8);
         LLVM::StoreOp::create(b, loc, split[1], hiSlot, 8);

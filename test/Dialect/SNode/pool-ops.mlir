@@ -98,17 +98,17 @@ tc.kernel @k() -> i32 {
 
 // -----
 
-// snode.hash_maintain: a root-level hash table grows to its pool's entries.
+// snode.hash_maintain: a root-level hash table follows its pool's live
+// entries.
 snode.tree @root {
   snode.hash @h axes [0] shape [8] { snode.place @x : [f32] }
 }
 // CHECK-LABEL: tc.kernel @grow
-// CHECK: snode.hash_maintain %{{.*}}, %{{.*}}, @h
+// CHECK: snode.hash_maintain %{{.*}}, @h
 tc.kernel @grow() {
   %r = snode.root_ptr @root
   %t = snode.get_child %r, @h
-  %b, %n = snode.pool_view @h : !llvm.ptr, i32
-  snode.hash_maintain %t, %n, @h
+  snode.hash_maintain %t, @h
   tc.return
 }
 
@@ -123,9 +123,8 @@ snode.tree @root {
 tc.kernel @grow() {
   %r = snode.root_ptr @root
   %t = snode.get_child %r, @h
-  %b, %n = snode.pool_view @h : !llvm.ptr, i32
   // expected-error @+1 {{hash SNode 'h' is below another node: its tables do not grow}}
-  snode.hash_maintain %t, %n, @h
+  snode.hash_maintain %t, @h
   tc.return
 }
 
@@ -134,10 +133,10 @@ tc.kernel @grow() {
 snode.tree @root {
   snode.pointer @p axes [0] shape [8] { snode.place @x : [f32] }
 }
-tc.kernel @grow(%n: i32) {
+tc.kernel @grow() {
   %r = snode.root_ptr @root
   %t = snode.get_child %r, @p
   // expected-error @+1 {{needs a hash SNode, but 'p' is pointer}}
-  snode.hash_maintain %t, %n, @p
+  snode.hash_maintain %t, @p
   tc.return
 }

@@ -88,7 +88,7 @@ int64_t getComponentSize(mlir::Type type);
 ///   hash       getHashBuckets(numCells, nested) 8-byte bucket heads, null
 ///              or the first entry of the bucket's chain (entries, with
 ///              their cells, come from the node's pool); a child of the
-///              root: an 8-byte header (its bucket count, see
+///              root: a 16-byte header (its bucket count, see
 ///              kHashGrowthHeaderBytes) and room for kHashMaxBuckets, of
 ///              which the first getHashBuckets(numCells) are used at first
 ///              (the table grows in place between launches).
@@ -117,10 +117,11 @@ inline int64_t getHashBuckets(int64_t numCells, bool nested = false) {
   return b;
 }
 /// A root-level hash table: its header holds mask ^ (initial buckets - 1)
-/// (0 at first: the initial table), the bucket heads follow; it grows in
-/// place by powers of two (snode.hash_maintain) up to kHashMaxBuckets.
-constexpr int64_t kHashGrowthHeaderBytes = 8, kHashMaxBuckets = int64_t(1)
-                                                                << 22;
+/// (0 at first: the initial table) and the entries its last purge left (0
+/// at first), 8 bytes each; the bucket heads follow; it grows in place by
+/// powers of two (snode.hash_maintain) up to kHashMaxBuckets.
+constexpr int64_t kHashGrowthHeaderBytes = 16, kHashMaxBuckets = int64_t(1)
+                                                                 << 22;
 inline int64_t getHashCellOffset(int64_t cellAlign) {
   return (kHashHeaderBytes + cellAlign - 1) / cellAlign * cellAlign;
 }

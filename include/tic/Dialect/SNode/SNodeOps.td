@@ -529,21 +529,27 @@ def SNode_HashMaintainOp : SNode_Op<"hash_maintain", [
     MemoryEffects<[MemRead<SNode_StructureResource>,
                    MemWrite<SNode_StructureResource>]>,
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
-  let summary = "grows a root-level hash node's table to its entries";
+  let summary = "keeps a root-level hash node's table at its live entries";
   let description = [{
-    `snode.hash_maintain %container, %entries, @h` (host code, between
-    launches: no kernel may run): while the node's entries (`%entries`,
-    every entry its pool has handed out) exceed twice its buckets and the
-    table has fewer than kHashMaxBuckets, the table doubles in place: the
-    chain of bucket `b` splits into `b` and `b + old count` by the next bit
-    of its keys' mix, and the header records the new mask. `%container` is
-    the table (the hash node's container in the root cell). Verified: `@h`
-    is a hash node, a child of its tree's root (tables below other nodes do
-    not grow).
+    `snode.hash_maintain %container, @h` (host code, between launches: no
+    kernel may run), `%container` the table (the hash node's container in
+    the root cell), with `E` the entries of the node's pool (live: handed
+    out and not freed, read from the pool's state) and `B` the buckets:
+    1. when `E > 2B` and `E` is more than twice what the last purge left
+       (the table header's second word), a purge: every chain is walked,
+       the entries whose cell is inactive (deactivated keys) unlinked and
+       returned to the pool, and what is left recorded;
+    2. while the entries left exceed `2B` and the table has fewer than
+       kHashMaxBuckets, the table doubles in place: the chain of bucket
+       `b` splits into `b` and `b + B` by the next bit of its keys' mix
+       (inactive entries found there go back to the pool too) and the
+       header records the new mask.
+    So memory follows the live keys, not every key ever activated, at an
+    amortized constant cost per insertion. Verified: `@h` is a hash node, a
+    child of its tree's root (tables below other nodes do not grow).
   }];
-  let arguments = (ins SNode_PtrType:$container, I32:$entries,
-                       FlatSymbolRefAttr:$node);
-  let assemblyFormat = "$container `,` $entries `,` $node attr-dict";
+  let arguments = (ins SNode_PtrType:$container, FlatSymbolRefAttr:$node);
+  let assemblyFormat = "$container `,` $node attr-dict";
 }
 
 def SNode_FreeCellOp : SNode_Op<"free_cell", [

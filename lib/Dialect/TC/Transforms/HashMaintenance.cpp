@@ -66,7 +66,6 @@ struct HashMaintenancePass
         if (auto ret = dyn_cast<tc::ReturnOp>(block.getTerminator()))
           returns.push_back(ret);
       Type ptrTy = snode::PtrType::get(&getContext());
-      Type llvmPtr = LLVM::LLVMPointerType::get(&getContext());
       for (tc::ReturnOp ret : returns) {
         OpBuilder b(ret);
         Location loc = ret.getLoc();
@@ -76,10 +75,7 @@ struct HashMaintenancePass
         for (const snode::NodeLayout *n : nodes) {
           Value root = snode::RootPtrOp::create(b, loc, ptrTy, n->tree->name);
           Value table = snode::GetChildOp::create(b, loc, ptrTy, root, n->name);
-          auto view = snode::PoolViewOp::create(b, loc, llvmPtr, b.getI32Type(),
-                                                n->name);
-          snode::HashMaintainOp::create(b, loc, table, view.getCount(),
-                                        n->name);
+          snode::HashMaintainOp::create(b, loc, table, n->name);
         }
       }
     });
