@@ -76,3 +76,39 @@ tc.kernel @sum() {
   }
   tc.return
 }
+
+// A pointer node below the hash: the loop is parallel over (entries, the
+// 2 x 2 pointer cells of each hash cell), one task per block: each tests
+// its entry's flag, then its pointer cell, then visits the block's 3
+// elements per axis.
+snode.tree @t2 {
+  snode.hash @hp axes [0, 1] shape [4, 4] {
+    snode.pointer @pp axes [0, 1] shape [2, 2] {
+      snode.dense @pd axes [0, 1] shape [3, 3] { snode.place @z : [f32] }
+    }
+  }
+}
+// CHECK-LABEL: tc.kernel @blocks
+// CHECK:       %{{.*}}, %[[N:.*]] = snode.pool_view @hp : !llvm.ptr, i32
+// CHECK:       %[[C4:.*]] = arith.constant 4 : i32
+// CHECK:       tc.parallel_for (%[[E:.*]], %[[L:.*]]) = (%{{.*}}, %{{.*}}) to (%[[N]], %[[C4]]) {
+// CHECK:         %[[ACT:.*]], %[[K:.*]]:2 = snode.hash_entry %{{.*}}, @hp[%[[E]]] : !llvm.ptr -> i1, i32, i32
+// CHECK:         scf.if %[[ACT]] {
+// CHECK:           %[[R1:.*]] = arith.remui %[[L]], %{{.*}} : i32
+// CHECK:           %[[R0:.*]] = arith.divui %[[L]], %{{.*}} : i32
+// CHECK:           %[[P1:.*]] = arith.muli %[[K]]#1, %{{.*}} overflow<nsw> : i32
+// CHECK:           %[[Q1:.*]] = arith.addi %[[P1]], %[[R1]] overflow<nsw> : i32
+// CHECK:           %[[P0:.*]] = arith.muli %[[K]]#0, %{{.*}} overflow<nsw> : i32
+// CHECK:           %[[Q0:.*]] = arith.addi %[[P0]], %[[R0]] overflow<nsw> : i32
+// CHECK:           snode.is_active pointer %{{.*}}, @pp[%{{.*}}] : i32
+// CHECK:           scf.if
+// CHECK:             scf.for
+// CHECK:               scf.for
+// CHECK:                 snode.load %{{.*}}, @z[0] : f32
+tc.kernel @blocks() {
+  tc.struct_for @z (%i, %j) {
+    %v = tc.load @z[%i, %j] : f32
+    tc.yield
+  }
+  tc.return
+}

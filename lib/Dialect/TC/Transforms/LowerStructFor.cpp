@@ -282,8 +282,25 @@ static tc::ParallelForOp buildHashLoop(OpBuilder &b, tc::StructForOp sf,
     return arith::ConstantIntOp::create(bb, loc, i32, v);
   };
   Value n = tc::HashEntriesOp::create(b, loc, i32, hash.name);
-  auto pf =
-      tc::ParallelForOp::create(b, loc, ValueRange{cst(b, 0)}, ValueRange{n});
+  // A deeper sparse node (not a list): the loop is also parallel over its
+  // cells in each hash cell, `sub` of them (one task per block of a
+  // hash -> pointer grid, however few hash cells there are).
+  SmallVector<int64_t> ratio;
+  int64_t sub = 1;
+  if (&deep != &hash && deep.kind != snode::SNodeKind::Dynamic)
+    for (auto [a, extent] : llvm::enumerate(deep.cellIndexShape)) {
+      ratio.push_back(a < hash.cellIndexShape.size()
+                          ? extent / hash.cellIndexShape[a]
+                          : extent);
+      sub *= ratio.back();
+    }
+  bool split = sub > 1 && sub <= INT32_MAX;
+  SmallVector<Value> lbs{cst(b, 0)}, ubs{n};
+  if (split) {
+    lbs.push_back(cst(b, 0));
+    ubs.push_back(cst(b, sub));
+  }
+  auto pf = tc::ParallelForOp::create(b, loc, lbs, ubs);
   Block *outer = &pf.getBody().front();
   OpBuilder ob = OpBuilder::atBlockEnd(outer);
   SmallVector<Type> types(
@@ -301,7 +318,33 @@ static tc::ParallelForOp buildHashLoop(OpBuilder &b, tc::StructForOp sf,
   // it shares with them; plus its key along its axes (0 along the others).
   SmallVector<Value> cell(hash.cellIndexShape.size(), cst(ib, 0));
   decodeHashCell(ib, loc, hash, entry.getIndices(), cell);
-  if (deep.kind == snode::SNodeKind::Dynamic) {
+  if (split) {
+    // The deep cell: the hash cell's indices times the ratio plus the
+    // second loop index's place (row-major over the ratios).
+    SmallVector<Value> deepCell(ratio.size());
+    Value l = outer->getArgument(1);
+    auto nsw = arith::IntegerOverflowFlags::nsw;
+    for (size_t a = ratio.size(); a-- > 0;) {
+      Value r = l;
+      if (a > 0) {
+        r = arith::RemUIOp::create(ib, loc, l, cst(ib, ratio[a]));
+        l = arith::DivUIOp::create(ib, loc, l, cst(ib, ratio[a]));
+      }
+      deepCell[a] = a < cell.size()
+                        ? Value(arith::AddIOp::create(
+                              ib, loc,
+                              arith::MulIOp::create(ib, loc, cell[a],
+                                                    cst(ib, ratio[a]), nsw),
+                              r, nsw))
+                        : r;
+    }
+    Value active =
+        tc::IsActiveOp::create(ib, loc, ib.getI1Type(), deep.name, deepCell);
+    auto ifDeep = scf::IfOp::create(ib, loc, active, false);
+    ib.setInsertionPointToStart(ifDeep.thenBlock());
+    splitCell(ib, loc, deepCell, deep.cellIndexShape, shape,
+              /*nonNegative=*/false, indices);
+  } else if (deep.kind == snode::SNodeKind::Dynamic) {
     // The lists in the hash cell, then each list's elements.
     SmallVector<Value> list;
     splitCell(ib, loc, cell, hash.cellIndexShape,
