@@ -33,9 +33,9 @@ func.func @lookup(%c: !snode.ptr, %k: i32) -> !snode.ptr {
 // A purge when the live entries exceed twice the buckets and twice what the
 // last purge left: every chain rebuilt from its active entries, the
 // inactive ones freed and counted.
+// CHECK:         %[[OVERB:.*]] = arith.cmpi sgt, %[[LIVE]], %{{.*}} : i64
 // CHECK:         %[[L2:.*]] = arith.shli %[[LAST]], %{{.*}} : i64
 // CHECK:         %[[OVERLAST:.*]] = arith.cmpi sgt, %[[LIVE]], %[[L2]] : i64
-// CHECK:         %[[OVERB:.*]] = arith.cmpi sgt, %[[LIVE]], %{{.*}} : i64
 // CHECK:         %[[DUE:.*]] = arith.andi %[[OVERB]], %[[OVERLAST]] : i1
 // CHECK:         %[[N:.*]] = scf.if %[[DUE]] -> (i64) {
 // CHECK:           %[[FREED:.*]] = scf.for

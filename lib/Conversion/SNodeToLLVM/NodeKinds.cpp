@@ -978,7 +978,10 @@ struct HashMaintainLowering : SNodePattern<HashMaintainOp> {
       return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, live,
                                    arith::ShLIOp::create(b, loc, x, c64(1)));
     };
-    Value due = arith::AndIOp::create(b, loc, over(buckets), over(last));
+    // (Sequenced: the IR's order must not depend on the C++ compiler.)
+    Value overBuckets = over(buckets);
+    Value overLast = over(last);
+    Value due = arith::AndIOp::create(b, loc, overBuckets, overLast);
     auto ifDue = scf::IfOp::create(b, loc, TypeRange{i64}, due, true);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(ifDue.thenBlock());
@@ -1182,8 +1185,9 @@ struct HashEntryIndexLowering : SNodePattern<HashEntryIndexOp> {
     auto asInt = [&](Value p) -> Value {
       return LLVM::PtrToIntOp::create(rewriter, loc, i64, p);
     };
-    Value off = arith::SubIOp::create(rewriter, loc, asInt(adaptor.getCell()),
-                                      asInt(adaptor.getBase()));
+    Value cell = asInt(adaptor.getCell());
+    Value base = asInt(adaptor.getBase());
+    Value off = arith::SubIOp::create(rewriter, loc, cell, base);
     off = arith::SubIOp::create(
         rewriter, loc, off,
         arith::ConstantIntOp::create(rewriter, loc, i64, n->hashCellOffset));

@@ -286,12 +286,15 @@ struct AtomicAddFieldsLowering : SNodePattern<AtomicAddFieldsOp> {
       // Aligned: pairs (0,1), (2,3)..., then n-1 alone; else 0 alone, then
       // pairs (1,2), (3,4)...
       for (int64_t k = 0; k + 1 < n; k += 2) {
-        Value p = arith::SelectOp::create(b, loc, aligned, at(k), at(k + 1));
+        Value here = at(k), next = at(k + 1);
+        Value p = arith::SelectOp::create(b, loc, aligned, here, next);
         Value lo = arith::SelectOp::create(b, loc, aligned, v[k], v[k + 1]);
         Value hi = arith::SelectOp::create(b, loc, aligned, v[k + 1], v[k + 2]);
         addPair(b, loc, p, lo, hi);
       }
-      addOne(b, loc, arith::SelectOp::create(b, loc, aligned, at(n - 1), base),
+      Value last = at(n - 1);
+      Value p = arith::SelectOp::create(b, loc, aligned, last, base);
+      addOne(b, loc, p,
              arith::SelectOp::create(b, loc, aligned, v[n - 1], v[0]));
     } else {
       scf::IfOp::create(
