@@ -955,6 +955,28 @@ struct AppendLowering : SNodePattern<AppendOp> {
   }
 };
 
+/// A step of snode.hash_maintain's chain walks at entry `e`: an inactive
+/// entry (a deactivated key: its cell is zero, what it held released) goes
+/// back to the pool and the walk carries on what `dead` gives; an active
+/// one is relinked by `live`. Returns the values carried on (`types`).
+static SmallVector<Value>
+freeIfInactive(OpBuilder &b, Location loc, const NodeLayout &n, Value e,
+               TypeRange types, function_ref<SmallVector<Value>()> dead,
+               function_ref<SmallVector<Value>()> live) {
+  Value inactive = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq, loadFlag(b, loc, e),
+      arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0));
+  auto ifInactive =
+      scf::IfOp::create(b, loc, types, inactive, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(ifInactive.thenBlock());
+  FreeCellOp::create(b, loc, e, n.name);
+  scf::YieldOp::create(b, loc, dead());
+  b.setInsertionPointToStart(ifInactive.elseBlock());
+  scf::YieldOp::create(b, loc, live());
+  return SmallVector<Value>(ifInactive.getResults());
+}
+
 /// snode.hash_maintain: when the live entries exceed twice the buckets and
 /// twice what the last purge left, the inactive entries back to the pool;
 /// then while the entries exceed twice the buckets (and the table can
@@ -996,23 +1018,18 @@ struct HashMaintainLowering : SNodePattern<HashMaintainOp> {
       ValueRange kept = walkChain(
           b, loc, loadSlot(b, loc, slot), {null, loop.getRegionIterArg(0)},
           [&](Value e, ValueRange acc) {
-            Value dead = arith::CmpIOp::create(
-                b, loc, arith::CmpIPredicate::eq, loadFlag(b, loc, e),
-                arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0));
-            auto ifDead = scf::IfOp::create(b, loc, TypeRange{ptrTy, i64}, dead,
-                                            /*withElseRegion=*/true);
-            OpBuilder::InsertionGuard g3(b);
-            b.setInsertionPointToStart(ifDead.thenBlock());
-            FreeCellOp::create(b, loc, e, n.name);
-            scf::YieldOp::create(
-                b, loc,
-                ValueRange{acc[0],
-                           arith::AddIOp::create(b, loc, acc[1], c64(1))});
-            b.setInsertionPointToStart(ifDead.elseBlock());
-            LLVM::StoreOp::create(b, loc, acc[0],
-                                  entryField(b, loc, e, kHashNextOffset), 8);
-            scf::YieldOp::create(b, loc, ValueRange{e, acc[1]});
-            return SmallVector<Value>(ifDead.getResults());
+            return freeIfInactive(
+                b, loc, n, e, {ptrTy, i64},
+                [&] {
+                  return SmallVector<Value>{
+                      acc[0], arith::AddIOp::create(b, loc, acc[1], c64(1))};
+                },
+                [&] {
+                  LLVM::StoreOp::create(b, loc, acc[0],
+                                        entryField(b, loc, e, kHashNextOffset),
+                                        8);
+                  return SmallVector<Value>{e, acc[1]};
+                });
           });
       LLVM::StoreOp::create(b, loc, kept[0], slot, 8);
       scf::YieldOp::create(b, loc, ValueRange{kept[1]});
@@ -1085,33 +1102,28 @@ struct HashMaintainLowering : SNodePattern<HashMaintainOp> {
         ValueRange split = walkChain(
             b, loc, loadSlot(b, loc, loSlot), {null, null},
             [&](Value e, ValueRange lh) {
-              Value dead = arith::CmpIOp::create(
-                  b, loc, arith::CmpIPredicate::eq, loadFlag(b, loc, e),
-                  arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0));
-              auto ifDead =
-                  scf::IfOp::create(b, loc, TypeRange{ptrTy, ptrTy}, dead,
-                                    /*withElseRegion=*/true);
-              OpBuilder::InsertionGuard g3(b);
-              b.setInsertionPointToStart(ifDead.thenBlock());
-              FreeCellOp::create(b, loc, e, n->name);
-              scf::YieldOp::create(b, loc, lh);
-              b.setInsertionPointToStart(ifDead.elseBlock());
-              Value key =
-                  LLVM::LoadOp::create(b, loc, b.getIntegerType(bits),
-                                       entryField(b, loc, e, kHashKeyOffset),
-                                       std::min(16u, bits / 8));
-              Value stays = arith::CmpIOp::create(
-                  b, loc, arith::CmpIPredicate::eq,
-                  arith::AndIOp::create(b, loc, hashMix(b, loc, key), mask),
-                  bucket);
-              LLVM::StoreOp::create(
-                  b, loc, arith::SelectOp::create(b, loc, stays, lh[0], lh[1]),
-                  entryField(b, loc, e, kHashNextOffset), 8);
-              scf::YieldOp::create(
-                  b, loc,
-                  ValueRange{arith::SelectOp::create(b, loc, stays, e, lh[0]),
-                             arith::SelectOp::create(b, loc, stays, lh[1], e)});
-              return SmallVector<Value>(ifDead.getResults());
+              return freeIfInactive(
+                  b, loc, *n, e, {ptrTy, ptrTy},
+                  [&] { return SmallVector<Value>(lh); },
+                  [&] {
+                    Value key = LLVM::LoadOp::create(
+                        b, loc, b.getIntegerType(bits),
+                        entryField(b, loc, e, kHashKeyOffset),
+                        std::min(16u, bits / 8));
+                    Value stays = arith::CmpIOp::create(
+                        b, loc, arith::CmpIPredicate::eq,
+                        arith::AndIOp::create(b, loc, hashMix(b, loc, key),
+                                              mask),
+                        bucket);
+                    Value next =
+                        arith::SelectOp::create(b, loc, stays, lh[0], lh[1]);
+                    LLVM::StoreOp::create(
+                        b, loc, next, entryField(b, loc, e, kHashNextOffset),
+                        8);
+                    return SmallVector<Value>{
+                        arith::SelectOp::create(b, loc, stays, e, lh[0]),
+                        arith::SelectOp::create(b, loc, stays, lh[1], e)};
+                  });
             });
         LLVM::StoreOp::create(b, loc, split[0], loSlot, 8);
         LLVM::StoreOp::create(b, loc, split[1], hiSlot, 8);
