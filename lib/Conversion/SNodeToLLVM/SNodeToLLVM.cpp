@@ -282,6 +282,14 @@ struct AtomicAddFieldsLowering : SNodePattern<AtomicAddFieldsOp> {
     int64_t n = v.size();
     Value aligned = isAligned8(b, loc, base);
     auto at = [&](int64_t k) { return byteOffset(b, loc, base, 4 * k); };
+    // Each update may touch any of the run's fields.
+    auto addOne = [&](OpBuilder &bb, Location l, Value ptr, Value x) {
+      tags.tag(addAtomic(bb, l, ptr, x, 4), op, fields);
+    };
+    auto addPair = [&](OpBuilder &bb, Location l, Value ptr, Value lo,
+                       Value hi) {
+      tags.tag(addAtomic(bb, l, ptr, pairOf(bb, l, lo, hi), 8), op, fields);
+    };
     if (n % 2) {
       // Aligned: pairs (0,1), (2,3)..., then n-1 alone; else 0 alone, then
       // pairs (1,2), (3,4)...
@@ -312,10 +320,6 @@ struct AtomicAddFieldsLowering : SNodePattern<AtomicAddFieldsOp> {
             scf::YieldOp::create(e, l);
           });
     }
-    // Each update may touch any of the run's fields.
-    for (Operation *mem : created)
-      tags.tag(mem, op, fields);
-    created.clear();
     rewriter.eraseOp(op);
     return success();
   }
@@ -328,16 +332,15 @@ struct AtomicAddFieldsLowering : SNodePattern<AtomicAddFieldsOp> {
         b, loc, LLVM::ICmpPredicate::eq, low,
         LLVM::ConstantOp::create(b, loc, b.getI64Type(), 0));
   }
-  /// The updates built for the op being lowered (to be tagged).
-  mutable SmallVector<Operation *> created;
-  void addOne(OpBuilder &b, Location loc, Value ptr, Value x) const {
+  /// One atomicrmw fadd of `x` (f32 or vector<2xf32>) at `ptr`.
+  static Operation *addAtomic(OpBuilder &b, Location loc, Value ptr, Value x,
+                              int64_t align) {
     auto rmw = LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::fadd, ptr,
                                          x, LLVM::AtomicOrdering::monotonic);
-    rmw.setAlignment(4);
-    created.push_back(rmw);
+    rmw.setAlignment(align);
+    return rmw;
   }
-  void addPair(OpBuilder &b, Location loc, Value ptr, Value lo,
-               Value hi) const {
+  static Value pairOf(OpBuilder &b, Location loc, Value lo, Value hi) {
     auto ty = VectorType::get({2}, b.getF32Type());
     Value vec = LLVM::PoisonOp::create(b, loc, ty);
     Value lanes[] = {lo, hi};
@@ -345,10 +348,7 @@ struct AtomicAddFieldsLowering : SNodePattern<AtomicAddFieldsOp> {
       vec = LLVM::InsertElementOp::create(
           b, loc, vec, lanes[k],
           LLVM::ConstantOp::create(b, loc, b.getI32Type(), k));
-    auto rmw = LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::fadd, ptr,
-                                         vec, LLVM::AtomicOrdering::monotonic);
-    rmw.setAlignment(8);
-    created.push_back(rmw);
+    return vec;
   }
 };
 
