@@ -539,9 +539,6 @@ void tic_rt_cuda_launch(tic_rt_context *ctx, const tic_rt_cuda_kernel *kernel,
   if (need > s->scratchBytes) {
     if (s->scratch)
       loader.drv.cuMemFree(s->scratch);
-    for (int32_t i = 0; i < s->numPools; ++i)
-      if (s->poolMemory[i])
-        loader.drv.cuMemFree(s->poolMemory[i]);
     s->scratch = 0;
     s->scratchBytes = 0;
     if (!check(ctx, loader.drv.cuMemAlloc(&s->scratch, need),
