@@ -9,12 +9,17 @@
 // from or to the device after the launches in flight, or a memcpy on a CPU
 // context). Host code is a single thread and runs between launches, so an
 // atomic can run on the temporary between the two copies. A memset becomes
-// tc.field_fill (tic_rt_field_fill).
+// tc.field_fill (tic_rt_field_fill). The snode.pool_view of host code (the
+// bound of a struct-for over a hash node's entries) reads one copy of its
+// pool's state.
 //
 //===----------------------------------------------------------------------===//
 #include "tic/Conversion/Passes.h"
+#include "tic/Conversion/PoolLowering.h"
 #include "tic/Dialect/SNode/SNodeDialect.h"
+#include "tic/Dialect/SNode/SNodeLayout.h"
 #include "tic/Dialect/TC/TCDialect.h"
+#include "tic/Target/RuntimeABI.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -90,10 +95,10 @@ struct HostFieldAccessPass
                    (isa<LLVM::AtomicRMWOp, LLVM::AtomicCmpXchgOp>(user) &&
                     n == 0)) {
           accesses.insert(user);
-        } else if (isa<tc::LaunchOp>(user) ||
+        } else if (isa<tc::LaunchOp, tc::FieldCopyOp, tc::FieldFillOp>(user) ||
                    isa_and_nonnull<snode::SNodeDialect>(user->getDialect())) {
           // A launch passes the device address on; snode ops (still to be
-          // lowered) keep it an address.
+          // lowered) keep it an address; copies are routed already.
         } else {
           ok = false;
         }
@@ -107,11 +112,52 @@ struct HostFieldAccessPass
     return ok;
   }
 
+  /// Replaces each snode.pool_view of `kernel` (host code) by one copy of
+  /// its pool's state from the root buffer to a host temporary, and the
+  /// lowering's loads from that. False after an error.
+  bool expandPoolViews(tc::KernelOp kernel, const snode::SNodeLayout &layout) {
+    SmallVector<snode::PoolViewOp> views;
+    kernel.walk([&](snode::PoolViewOp v) { views.push_back(v); });
+    MLIRContext *ctx = &getContext();
+    Type ptrTy = LLVM::LLVMPointerType::get(ctx);
+    for (snode::PoolViewOp v : views) {
+      const snode::NodeLayout *n = layout.lookupNode(v.getNode());
+      if (!n || n->poolStateOffset < 0) {
+        v.emitOpError("has no pool for SNode '") << v.getNode() << "'";
+        return false;
+      }
+      Location loc = v.getLoc();
+      OpBuilder b(ctx);
+      b.setInsertionPointToStart(&kernel.getBody().front());
+      Value words = LLVM::ConstantOp::create(
+          b, loc, b.getI64Type(),
+          b.getI64IntegerAttr(abi::kPoolStateBytes / 8));
+      Value copy =
+          LLVM::AllocaOp::create(b, loc, ptrTy, b.getI64Type(), words, 8);
+      b.setInsertionPoint(v);
+      Value root = snode::RootPtrOp::create(b, loc, snode::PtrType::get(ctx),
+                                            n->tree->name);
+      Value rootAddr =
+          UnrealizedConversionCastOp::create(b, loc, ptrTy, root).getResult(0);
+      Value state = pools::statePtr(b, loc, rootAddr, n->poolStateOffset);
+      tc::FieldCopyOp::create(b, loc, copy, state,
+                              b.getI64IntegerAttr(abi::kPoolStateBytes),
+                              UnitAttr());
+      auto [base, count] = pools::view(b, loc, copy);
+      v.replaceAllUsesWith(ValueRange{base, count});
+      v.erase();
+    }
+    return true;
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
     Type ptrTy = LLVM::LLVMPointerType::get(ctx);
+    snode::SNodeLayout layout(module);
     for (auto kernel : module.getOps<tc::KernelOp>()) {
+      if (!expandPoolViews(kernel, layout))
+        return signalPassFailure();
       llvm::SetVector<Operation *> accesses;
       if (!collect(kernel, accesses))
         return signalPassFailure();
