@@ -52,8 +52,10 @@ def HostFieldAccess : Pass<"tic-host-field-access", "::mlir::ModuleOp"> {
     scf values) goes through a host temporary: a load copies the bytes from
     the field first, a store copies them to it after, an atomic does both
     around the same operation on the temporary (host code is one thread,
-    and it runs between launches); a memset becomes tc.field_fill. Any other
-    use of such an address in host code is an error. Tasks are untouched.
+    and it runs between launches); a memset becomes tc.field_fill. An
+    `snode.pool_view` (the bound of a struct-for over a hash node's entries)
+    reads one copy of its pool's state. Any other use of such an address in
+    host code is an error. Tasks are untouched.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::tic::tc::TCDialect"];
