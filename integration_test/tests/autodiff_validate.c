@@ -22,8 +22,7 @@ static int expect_violation(autodiff_validate_ctx *ctx, tc_status st,
 int main(void) {
   autodiff_validate_ctx *ctx = NULL;
   const float one[4] = {1, 1, 1, 1};
-  const char *arch = getenv("TIC_ARCH");
-  if (arch && strcmp(arch, "cuda") == 0) {
+  if (on_gpu()) {
     /* scripts/gpu-check.sh: exit status 77 is a skip. */
     printf("SKIP: the run-time validation of the access rules (-g) runs on "
            "the CPU only\n");

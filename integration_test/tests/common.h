@@ -31,6 +31,15 @@
 
 static int tic_test_failures = 0;
 
+/* Whether the contexts run on a GPU (TIC_ARCH=cuda, scripts/gpu-check.sh).
+ * A GPU's pools are one device allocation each, made whole when the context
+ * is created, so their committed bytes do not grow with use as the CPU's
+ * do: the checks of lazily committed memory apply on the CPU only. */
+static inline int on_gpu(void) {
+  const char *arch = getenv("TIC_ARCH");
+  return arch && strcmp(arch, "cuda") == 0;
+}
+
 /* Compares got[i] with want[i] (|d| <= atol + rtol * |want|), printing the
  * first few mismatches; returns the number of mismatches. */
 /* One float comparison; prints the first few mismatches. */

@@ -167,14 +167,14 @@ static int bad = 0;
  * the 3x3 decompositions call come from CUDA's libdevice, whose results can
  * differ from glibc's in the last bit: outputs are then only counted (and
  * the properties still checked). */
-static int on_gpu = 0, gpu_differ = 0;
+static int gpu = 0, gpu_differ = 0;
 
 static void same(const char *what, int i, const void *got, const void *want,
                  size_t bytes, int is_f32, int count) {
   int k;
   if (memcmp(got, want, bytes) == 0)
     return;
-  if (on_gpu) {
+  if (gpu) {
     ++gpu_differ;
     return;
   }
@@ -400,8 +400,7 @@ DEFINE_RUN(double, f64, 0, tol64, run_f64, d2, t2, q2, f2, d3, t3, q3, f3)
 int main(void) {
   decompositions_ctx *ctx = NULL;
   int dep32[2] = {0, 0}, dep64[2] = {0, 0}, fb32 = 0, fb64 = 0;
-  const char *arch = getenv("TIC_ARCH");
-  on_gpu = arch && strcmp(arch, "cuda") == 0;
+  gpu = on_gpu();
   fill(in2, 2, &gen2[0][0], NSPECIAL, 0);
   fill(insym2, 2, &sym2[0][0], NSPECIAL, 1);
   fill(in3, 3, &gen3[0][0], NSPECIAL, 0);
@@ -429,7 +428,7 @@ int main(void) {
             bad, prop_bad);
     return 1;
   }
-  if (on_gpu)
+  if (gpu)
     printf("decompositions on the GPU: %d outputs differ in bits from the "
            "CPU's (libdevice's trigonometry), every property holds\n",
            gpu_differ);
