@@ -5,6 +5,7 @@
 #
 #   scripts/gpu-check.sh prepare [DIR]   # here: build, run on the CPU, bundle
 #   scripts/gpu-check.sh run [DIR]       # on the GPU machine: run the bundle
+#                                        # (TIC_GPU_TESTS="a b": those only)
 #   scripts/gpu-check.sh bench [DIR]     # there: the benchmarks alone
 #
 # prepare configures build-cuda/ with every integration test's module
@@ -63,6 +64,7 @@ prepare)
   cat "$dir/skipped.txt"
   ;;
 run)
+  dir=$(cd "$dir" 2>/dev/null && pwd || echo "$dir") # tests run elsewhere
   if [ ! -d "$dir/tests" ]; then
     echo "gpu-check run: no bundle in $dir (run 'gpu-check.sh prepare' first)"
     exit 2
@@ -79,6 +81,10 @@ run)
   failed=""
   for t in "$dir"/tests/*; do
     name=$(basename "$t")
+    # TIC_GPU_TESTS="a b": those tests only (and no benchmarks).
+    if [ -n "${TIC_GPU_TESTS:-}" ] && [[ " $TIC_GPU_TESTS " != *" $name "* ]]; then
+      continue
+    fi
     mkdir -p "$work/$name"
     start=$(date +%s%N)
     rc=0
@@ -100,7 +106,7 @@ run)
     fi
   done
   echo
-  bash "$0" bench "$dir"
+  [ -n "${TIC_GPU_TESTS:-}" ] || bash "$0" bench "$dir"
   echo
   echo "== gpu-check: $pass passed, $fail failed, $skip skipped on the GPU${failed:+ (}${failed# }${failed:+)}"
   if [ -s "$dir/skipped.txt" ]; then
