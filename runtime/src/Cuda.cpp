@@ -313,8 +313,9 @@ tc_status cudaCreatePools(tic_rt_context *ctx) {
       return tic_rt_fail(nullptr, TC_ERR_INVALID_ARGUMENT,
                          "module '%s': the cells of SNode '%s' have no size",
                          mod, n);
-    // Every cell the node can have, and some for the threads that lose a
-    // race to install one (they give theirs back at once).
+    // Every cell the node can have, and some for the threads whose hash
+    // insert loses a race (they give their entry back at once; pointer
+    // slots and list chunks are claimed before their cell is allocated).
     uint64_t want = pd.max_elements + 65536;
     if (want > TIC_RT_POOL_MAX_ELEMENTS)
       want = TIC_RT_POOL_MAX_ELEMENTS;

@@ -59,7 +59,7 @@ tc.kernel @k() {
 // LLVM:       llvm.getelementptr inbounds %[[P]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.array<8 x i8>
 // LLVM:       %[[Q:.*]] = llvm.load %{{.*}} atomic acquire {alignment = 8 : i64} : !llvm.ptr -> !llvm.ptr
 // LLVM:       %[[A:.*]] = llvm.mlir.addressof @__tic_ambient_cell
-// LLVM:       llvm.select %{{.*}}, %[[A]], %[[Q]]
+// LLVM:       llvm.select %{{.*}}, %[[Q]], %[[A]]
 
 // A write at a neighbour (a push stencil) takes the same fast path: in the
 // loop's own cell the known-active lookup, else the activating one.

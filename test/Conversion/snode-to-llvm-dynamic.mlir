@@ -16,7 +16,8 @@ snode.tree @root {
 // CHECK:       %[[LEN0:.*]] = llvm.load %[[LIST:.*]] atomic monotonic {alignment = 4 : i64} : !llvm.ptr -> i32
 // CHECK:       %[[ACTIVE:.*]] = arith.cmpi slt, %{{.*}}, %[[LEN0]] : i32
 // A read: the chunk's slot (element / 16), the element in it (element %
-// 16), or the ambient zero cell for a null slot. No length test.
+// 16), or the ambient zero cell when the slot holds no chunk (null, or
+// claimed by an activation in flight). No length test.
 // CHECK:       %[[SLOTS:.*]] = llvm.getelementptr inbounds %[[LIST]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i8
 // CHECK:       %[[CI:.*]] = arith.divui %{{.*}}, %{{.*}} : i64
 // CHECK:       %[[SLOT:.*]] = llvm.getelementptr inbounds %[[SLOTS]][%[[CI]]] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.ptr
@@ -24,11 +25,14 @@ snode.tree @root {
 // CHECK:       %[[CH:.*]] = llvm.load %[[SLOT]] atomic acquire
 // CHECK:       %[[AMB:.*]] = llvm.mlir.addressof @__tic_ambient_cell
 // CHECK:       %[[E:.*]] = llvm.getelementptr %[[CH]][%[[IN]]] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.array<4 x i8>
-// CHECK:       llvm.select %{{.*}}, %[[AMB]], %[[E]]
+// CHECK:       %[[CB:.*]] = llvm.ptrtoint %[[CH]] : !llvm.ptr to i64
+// CHECK:       %[[HOLDS:.*]] = llvm.icmp "ugt" %[[CB]], %{{.*}} : i64
+// CHECK:       llvm.select %[[HOLDS]], %[[E]], %[[AMB]]
 // A write: the chunk allocated as a pointer cell is, then the length
 // raised to element + 1 when shorter.
-// CHECK:       snode.alloc_cell @dl : !llvm.ptr
+// CHECK:       scf.while
 // CHECK:       llvm.cmpxchg
+// CHECK:       snode.alloc_cell @dl : !llvm.ptr
 // CHECK:       %[[NEED:.*]] = arith.addi %{{.*}}, %{{.*}} : i32
 // CHECK:       %[[LEN1:.*]] = llvm.load %[[LIST]] atomic monotonic
 // CHECK:       %[[SHORT:.*]] = arith.cmpi slt, %[[LEN1]], %[[NEED]] : i32
@@ -41,6 +45,7 @@ snode.tree @root {
 // CHECK-NEXT:    llvm.atomicrmw min %[[LIST]], %[[MAX]] monotonic : !llvm.ptr, i32
 // CHECK-NEXT:    scf.yield %[[MAX]] : i32
 // CHECK:       } else {
+// CHECK:         llvm.cmpxchg
 // CHECK:         snode.alloc_cell @dl : !llvm.ptr
 // Length: at most 64.
 // CHECK:       %[[LEN2:.*]] = llvm.load %[[LIST]] atomic monotonic
@@ -49,7 +54,9 @@ snode.tree @root {
 // CHECK:       llvm.atomicrmw xchg %[[LIST]], %{{.*}} monotonic : !llvm.ptr, i32
 // CHECK:       scf.for
 // CHECK:         %[[TAKEN:.*]] = llvm.atomicrmw xchg %{{.*}}, %{{.*}} acq_rel : !llvm.ptr, !llvm.ptr
-// CHECK:         scf.if
+// CHECK:         %[[TB:.*]] = llvm.ptrtoint %[[TAKEN]] : !llvm.ptr to i64
+// CHECK:         %[[HELD:.*]] = llvm.icmp "ugt" %[[TB]], %{{.*}} : i64
+// CHECK:         scf.if %[[HELD]]
 // CHECK-NEXT:      snode.free_cell %[[TAKEN]], @dl : !llvm.ptr
 // CHECK:       tc.return %[[ACTIVE]] : i1
 

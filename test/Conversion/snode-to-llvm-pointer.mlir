@@ -18,40 +18,58 @@ snode.tree @root {
 // @p's slots after @q's 4: byte 32.
 // CHECK:       %[[C32:.*]] = arith.constant 32 : i64
 // CHECK:       %[[CONT:.*]] = llvm.getelementptr inbounds %{{.*}}[%[[C32]]] : (!llvm.ptr, i64) -> !llvm.ptr, i8
-// is_active: the slot is not null.
+// is_active: the slot holds a cell (neither null nor 1, claimed).
 // CHECK:       %[[S0:.*]] = llvm.getelementptr inbounds %[[CONT]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.ptr
 // CHECK:       %[[P0:.*]] = llvm.load %[[S0]] atomic acquire {alignment = 8 : i64} : !llvm.ptr -> !llvm.ptr
-// CHECK:       %[[ACTIVE:.*]] = llvm.icmp "ne" %[[P0]], %{{.*}} : !llvm.ptr
-// A read: the cell, or the ambient zero cell for a null slot.
+// CHECK:       %[[B0:.*]] = llvm.ptrtoint %[[P0]] : !llvm.ptr to i64
+// CHECK:       %[[ONE0:.*]] = llvm.mlir.constant(1 : i64) : i64
+// CHECK:       %[[ACTIVE:.*]] = llvm.icmp "ugt" %[[B0]], %[[ONE0]] : i64
+// A read: the cell, or the ambient zero cell for an empty or claimed slot.
 // CHECK:       %[[P1:.*]] = llvm.load %{{.*}} atomic acquire
 // CHECK:       %[[AMB:.*]] = llvm.mlir.addressof @__tic_ambient_cell : !llvm.ptr
-// CHECK:       %[[NULL1:.*]] = llvm.icmp "eq" %[[P1]], %{{.*}} : !llvm.ptr
-// CHECK:       llvm.select %[[NULL1]], %[[AMB]], %[[P1]] : i1, !llvm.ptr
-// A write: allocate when null; the thread whose compare-and-swap wins
-// installs its cell, the others give theirs back and take the winner's.
+// CHECK:       %[[B1:.*]] = llvm.ptrtoint %[[P1]] : !llvm.ptr to i64
+// CHECK:       %[[HOLDS1:.*]] = llvm.icmp "ugt" %[[B1]], %{{.*}} : i64
+// CHECK:       llvm.select %[[HOLDS1]], %[[P1]], %[[AMB]] : i1, !llvm.ptr
+// A write: while the slot holds no cell, a thread that sees it null claims
+// it (compare-and-swap to 1), allocates and publishes the cell; the others
+// wait while it is claimed. One allocation per slot, none given back.
 // CHECK:       %[[SLOT:.*]] = llvm.getelementptr inbounds %[[CONT]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.ptr
 // CHECK:       %[[P2:.*]] = llvm.load %[[SLOT]] atomic acquire
-// CHECK:       %[[NULL2:.*]] = llvm.icmp "eq" %[[P2]], %{{.*}} : !llvm.ptr
-// CHECK:       scf.if %[[NULL2]] -> (!llvm.ptr) {
-// CHECK:         %[[NEW:.*]] = snode.alloc_cell @p : !llvm.ptr
-// CHECK:         scf.if %{{.*}} -> (!llvm.ptr) {
-// CHECK:           llvm.mlir.addressof @__tic_sink_cell
-// CHECK:         } else {
-// CHECK:           %[[CAS:.*]] = llvm.cmpxchg %[[SLOT]], %{{.*}}, %[[NEW]] acq_rel acquire : !llvm.ptr, !llvm.ptr
+// CHECK:       %[[CELL:.*]] = scf.while (%[[SEEN:.*]] = %[[P2]]) : (!llvm.ptr) -> !llvm.ptr {
+// CHECK:         %[[SB:.*]] = llvm.ptrtoint %[[SEEN]] : !llvm.ptr to i64
+// CHECK:         %[[HOLDS2:.*]] = llvm.icmp "ugt" %[[SB]], %{{.*}} : i64
+// CHECK:         %[[WAIT:.*]] = arith.xori %[[HOLDS2]], %{{.*}} : i1
+// CHECK:         scf.condition(%[[WAIT]]) %[[SEEN]] : !llvm.ptr
+// CHECK:       } do {
+// CHECK:       ^bb0(%[[Q:.*]]: !llvm.ptr):
+// CHECK:         %[[EMPTY:.*]] = llvm.icmp "eq" %[[Q]], %{{.*}} : !llvm.ptr
+// CHECK:         scf.if %[[EMPTY]] -> (!llvm.ptr) {
+// CHECK:           %[[CLAIMED:.*]] = llvm.inttoptr %{{.*}} : i64 to !llvm.ptr
+// CHECK:           %[[CAS:.*]] = llvm.cmpxchg %[[SLOT]], %{{.*}}, %[[CLAIMED]] acq_rel acquire : !llvm.ptr, !llvm.ptr
 // CHECK:           %[[OLD:.*]] = llvm.extractvalue %[[CAS]][0]
 // CHECK:           %[[WON:.*]] = llvm.extractvalue %[[CAS]][1]
 // CHECK:           scf.if %[[WON]] -> (!llvm.ptr) {
-// The winner counts the activation in @p's epoch.
+// CHECK:             %[[NEW:.*]] = snode.alloc_cell @p : !llvm.ptr
+// CHECK:             %[[OOM:.*]] = llvm.icmp "eq" %[[NEW]], %{{.*}} : !llvm.ptr
+// Published (null again when the pool is used up: the others retry).
+// CHECK:             llvm.store %[[NEW]], %[[SLOT]] atomic release {alignment = 8 : i64} : !llvm.ptr, !llvm.ptr
+// CHECK:             scf.if %[[OOM]] -> (!llvm.ptr) {
+// CHECK:               llvm.mlir.addressof @__tic_sink_cell
+// CHECK:             } else {
+// The claimant counts the activation in @p's epoch.
 // CHECK:               llvm.atomicrmw add %{{.*}}, %{{.*}} monotonic : !llvm.ptr, i64
-// CHECK-NEXT:        scf.yield %[[NEW]] : !llvm.ptr
-// CHECK-NEXT:      } else {
-// CHECK-NEXT:        snode.free_cell %[[NEW]], @p unused : !llvm.ptr
+// CHECK-NEXT:          scf.yield %[[NEW]] : !llvm.ptr
+// CHECK:           } else {
 // CHECK-NEXT:        scf.yield %[[OLD]] : !llvm.ptr
-// CHECK:       } else {
-// CHECK-NEXT:    scf.yield %[[P2]] : !llvm.ptr
+// CHECK:         } else {
+// Claimed by another thread: read the slot again.
+// CHECK-NEXT:      %[[AGAIN:.*]] = llvm.load %[[SLOT]] atomic acquire
+// CHECK-NEXT:      scf.yield %[[AGAIN]] : !llvm.ptr
+// CHECK-NOT:   snode.free_cell
 // Deactivation: take the cell out of its slot, give it back if there was one.
 // CHECK:       %[[TAKEN:.*]] = llvm.atomicrmw xchg %{{.*}}, %[[Z:.*]] acq_rel : !llvm.ptr, !llvm.ptr
-// CHECK:       %[[HAD:.*]] = llvm.icmp "ne" %[[TAKEN]], %[[Z]] : !llvm.ptr
+// CHECK:       %[[TB:.*]] = llvm.ptrtoint %[[TAKEN]] : !llvm.ptr to i64
+// CHECK:       %[[HAD:.*]] = llvm.icmp "ugt" %[[TB]], %{{.*}} : i64
 // CHECK:       scf.if %[[HAD]] {
 // CHECK:         llvm.atomicrmw add %{{.*}}, %{{.*}} monotonic : !llvm.ptr, i64
 // CHECK:         snode.free_cell %[[TAKEN]], @p : !llvm.ptr
@@ -64,10 +82,10 @@ snode.tree @root {
 // CPU:       scf.while
 // CPU:       llvm.cmpxchg {{.*}} acquire acquire : !llvm.ptr, i64
 // CPU:       llvm.call @tic_rt_snode_alloc_at(%[[CTX]], %c1_i32, %{{.*}}) : (!llvm.ptr, i32, i64) -> !llvm.ptr
-// A cell that lost the race was never seen: back on the free stack, then
-// deactivation pushes on the pending one.
+// No cell is given back unused: deactivation alone pushes (on the pending
+// stack).
 // CPU:       llvm.cmpxchg {{.*}} release monotonic : !llvm.ptr, i64
-// CPU:       llvm.cmpxchg {{.*}} release monotonic : !llvm.ptr, i64
+// CPU-NOT:   llvm.cmpxchg {{.*}} release monotonic : !llvm.ptr, i64
 // CPU-NOT:   snode.
 tc.kernel @k(%l: i32, %v: f32) -> i1 {
   %r = snode.root_ptr @root

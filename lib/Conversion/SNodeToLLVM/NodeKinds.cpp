@@ -180,47 +180,88 @@ static Value isNull(OpBuilder &b, Location loc, Value p) {
   return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, p, null);
 }
 
+/// A pointer slot (of a pointer node's cell, or a dynamic list's chunk)
+/// holds null (inactive), kClaimed while one thread allocates its cell, or
+/// the cell.
+static constexpr int64_t kClaimed = 1;
+
+/// Whether slot value `p` is a cell (neither null nor kClaimed: a claimed
+/// slot reads as inactive until its cell is published).
+static Value holdsCell(OpBuilder &b, Location loc, Value p) {
+  Type i64 = b.getI64Type();
+  Value bits = LLVM::PtrToIntOp::create(b, loc, i64, p);
+  return LLVM::ICmpOp::create(
+      b, loc, LLVM::ICmpPredicate::ugt, bits,
+      LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(kClaimed)));
+}
+
 /// The cell of slot `slot` of pointer node `n`, allocated from its pool
-/// when null: the first thread whose compare-and-swap installs its cell
-/// wins, the others return theirs to the pool and use the winner's.
+/// when null. One thread claims the null slot (a compare-and-swap to
+/// kClaimed), allocates the cell and publishes it (a release store); the
+/// others wait while the slot is claimed and use the cell published. So a
+/// slot costs one allocation however many threads activate it at once (a
+/// GPU's whole grid may), and no thread holds a cell it must give back.
+/// When the pool is used up, the claimant puts null back (the others then
+/// fail in turn) and gets the scratch cell.
+///
+///   p = load acquire slot
+///   while p is not a cell:
+///     if p == null:
+///       (old, won) = cmpxchg slot, null, kClaimed
+///       if won: c = alloc; store release (c ? c : null), slot; p = c ?: sink
+///       else: p = old
+///     else: p = load acquire slot         // claimed: wait
 static Value activatePointerCell(OpBuilder &b, Location loc,
                                  const NodeLayout &n, Value slot) {
   Type ptrTy = LLVM::LLVMPointerType::get(b.getContext());
-  Value p = loadSlot(b, loc, slot);
+  Value first = loadSlot(b, loc, slot);
+  auto loop = scf::WhileOp::create(b, loc, TypeRange{ptrTy}, ValueRange{first});
+  OpBuilder::InsertionGuard g(b);
+  Block *before = b.createBlock(&loop.getBefore(), {}, {ptrTy}, {loc});
+  Value seen = before->getArgument(0);
+  Value one = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+  Value waiting = arith::XOrIOp::create(b, loc, holdsCell(b, loc, seen), one);
+  scf::ConditionOp::create(b, loc, waiting, ValueRange{seen});
+  Block *after = b.createBlock(&loop.getAfter(), {}, {ptrTy}, {loc});
+  Value p = after->getArgument(0);
   auto ifNull = scf::IfOp::create(b, loc, TypeRange{ptrTy}, isNull(b, loc, p),
                                   /*withElseRegion=*/true);
+  scf::YieldOp::create(b, loc, ifNull.getResults());
+  b.setInsertionPointToStart(ifNull.thenBlock());
+  Value null = LLVM::ZeroOp::create(b, loc, ptrTy);
+  Value claimedBits = LLVM::ConstantOp::create(b, loc, b.getI64Type(),
+                                               b.getI64IntegerAttr(kClaimed));
+  Value claimed = LLVM::IntToPtrOp::create(b, loc, ptrTy, claimedBits);
+  auto cas = LLVM::AtomicCmpXchgOp::create(b, loc, slot, null, claimed,
+                                           LLVM::AtomicOrdering::acq_rel,
+                                           LLVM::AtomicOrdering::acquire);
+  Value old = LLVM::ExtractValueOp::create(b, loc, cas, 0);
+  Value won = LLVM::ExtractValueOp::create(b, loc, cas, 1);
+  auto ifWon = scf::IfOp::create(b, loc, TypeRange{ptrTy}, won, true);
+  scf::YieldOp::create(b, loc, ifWon.getResults());
   {
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(ifNull.thenBlock());
-    Value fresh = AllocCellOp::create(b, loc, ptrTy, n.name);
-    auto ifOOM = scf::IfOp::create(b, loc, TypeRange{ptrTy},
-                                   isNull(b, loc, fresh), true);
-    b.setInsertionPointToStart(ifOOM.thenBlock());
-    scf::YieldOp::create(
-        b, loc,
-        ValueRange{LLVM::AddressOfOp::create(b, loc, ptrTy, kSinkCell)});
-    b.setInsertionPointToStart(ifOOM.elseBlock());
-    Value null = LLVM::ZeroOp::create(b, loc, ptrTy);
-    auto cas = LLVM::AtomicCmpXchgOp::create(b, loc, slot, null, fresh,
-                                             LLVM::AtomicOrdering::acq_rel,
-                                             LLVM::AtomicOrdering::acquire);
-    Value old = LLVM::ExtractValueOp::create(b, loc, cas, 0);
-    Value won = LLVM::ExtractValueOp::create(b, loc, cas, 1);
-    auto ifWon = scf::IfOp::create(b, loc, TypeRange{ptrTy}, won, true);
     b.setInsertionPointToStart(ifWon.thenBlock());
+    Value fresh = AllocCellOp::create(b, loc, ptrTy, n.name);
+    Value oom = isNull(b, loc, fresh);
+    // The cell, or null again when there is none.
+    LLVM::StoreOp::create(b, loc, fresh, slot, /*alignment=*/8,
+                          /*isVolatile=*/false, /*isNonTemporal=*/false,
+                          /*isInvariantGroup=*/false,
+                          LLVM::AtomicOrdering::release);
+    auto ifOOM = scf::IfOp::create(b, loc, TypeRange{ptrTy}, oom, true);
+    scf::YieldOp::create(b, loc, ifOOM.getResults());
+    b.setInsertionPointToStart(ifOOM.thenBlock());
+    Value sink = LLVM::AddressOfOp::create(b, loc, ptrTy, kSinkCell);
+    scf::YieldOp::create(b, loc, ValueRange{sink});
+    b.setInsertionPointToStart(ifOOM.elseBlock());
     bumpEpoch(b, loc, n);
     scf::YieldOp::create(b, loc, ValueRange{fresh});
-    b.setInsertionPointToStart(ifWon.elseBlock());
-    FreeCellOp::create(b, loc, fresh, n.name, /*unused=*/true);
-    scf::YieldOp::create(b, loc, ValueRange{old});
-    b.setInsertionPointAfter(ifWon);
-    scf::YieldOp::create(b, loc, ifWon.getResults());
-    b.setInsertionPointAfter(ifOOM);
-    scf::YieldOp::create(b, loc, ifOOM.getResults());
-    b.setInsertionPointToStart(ifNull.elseBlock());
-    scf::YieldOp::create(b, loc, ValueRange{p});
   }
-  return ifNull.getResult(0);
+  b.setInsertionPointToStart(ifWon.elseBlock());
+  scf::YieldOp::create(b, loc, ValueRange{old});
+  b.setInsertionPointToStart(ifNull.elseBlock());
+  scf::YieldOp::create(b, loc, ValueRange{loadSlot(b, loc, slot)});
+  return loop.getResult(0);
 }
 
 /// Element %l of a dynamic list (`container`): the slot of its chunk and
@@ -317,9 +358,7 @@ static void freeListChunks(OpBuilder &b, Location loc, const NodeLayout &n,
                         b, loc, LLVM::AtomicBinOp::xchg, slot, null,
                         LLVM::AtomicOrdering::acq_rel))
                   : Value(LLVM::LoadOp::create(b, loc, ptrTy, slot, 8));
-  auto ifSet = scf::IfOp::create(
-      b, loc, LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, p, null),
-      false);
+  auto ifSet = scf::IfOp::create(b, loc, holdsCell(b, loc, p), false);
   b.setInsertionPointToStart(ifSet.thenBlock());
   FreeCellOp::create(b, loc, p, n.name);
 }
@@ -533,8 +572,8 @@ struct LookupLowering : SNodePattern<LookupOp> {
       Value ambient = LLVM::AddressOfOp::create(
           rewriter, loc, LLVM::LLVMPointerType::get(getContext()),
           kAmbientCell);
-      rewriter.replaceOpWithNewOp<LLVM::SelectOp>(op, isNull(rewriter, loc, p),
-                                                  ambient, p);
+      rewriter.replaceOpWithNewOp<LLVM::SelectOp>(
+          op, holdsCell(rewriter, loc, p), p, ambient);
       return success();
     }
     case SNodeKind::Hash: {
@@ -590,9 +629,10 @@ struct LookupLowering : SNodePattern<LookupOp> {
           rewriter, loc, LLVM::LLVMPointerType::get(getContext()),
           kAmbientCell);
       rewriter.replaceOpWithNewOp<LLVM::SelectOp>(
-          op, isNull(rewriter, loc, chunk), ambient,
+          op, holdsCell(rewriter, loc, chunk),
           chunkElement(rewriter, loc, *n, chunk, e.inChunk,
-                       /*inbounds=*/false));
+                       /*inbounds=*/false),
+          ambient);
       return success();
     }
     default:
@@ -628,9 +668,7 @@ struct IsActiveLowering : SNodePattern<IsActiveOp> {
       Value p = loadSlot(rewriter, loc,
                          pointerSlot(rewriter, loc, adaptor.getContainer(),
                                      adaptor.getLinear()));
-      Value null = LLVM::ZeroOp::create(rewriter, loc, p.getType());
-      rewriter.replaceOpWithNewOp<LLVM::ICmpOp>(op, LLVM::ICmpPredicate::ne, p,
-                                                null);
+      rewriter.replaceOp(op, holdsCell(rewriter, loc, p));
       return success();
     }
     case SNodeKind::Hash: {
@@ -773,10 +811,7 @@ static void releaseNestedCells(OpBuilder &b, Location loc,
     }
     Value p = LLVM::LoadOp::create(b, loc, ptrTy,
                                    pointerSlot(b, loc, container, l), 8);
-    Value null = LLVM::ZeroOp::create(b, loc, ptrTy);
-    auto ifSet = scf::IfOp::create(
-        b, loc, LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, p, null),
-        false);
+    auto ifSet = scf::IfOp::create(b, loc, holdsCell(b, loc, p), false);
     b.setInsertionPointToStart(ifSet.thenBlock());
     releaseNestedCells(b, loc, layout, c, p);
     FreeCellOp::create(b, loc, p, c.name);
@@ -843,8 +878,9 @@ struct DeactivateLowering : SNodePattern<DeactivateOp> {
       Value old =
           LLVM::AtomicRMWOp::create(rewriter, loc, LLVM::AtomicBinOp::xchg,
                                     slot, null, LLVM::AtomicOrdering::acq_rel);
-      Value wasSet = LLVM::ICmpOp::create(rewriter, loc,
-                                          LLVM::ICmpPredicate::ne, old, null);
+      // (A slot claimed by an activation in flight reads as inactive: that
+      // activation publishes its cell after this.)
+      Value wasSet = holdsCell(rewriter, loc, old);
       auto ifSet = scf::IfOp::create(rewriter, loc, wasSet, false);
       OpBuilder::InsertionGuard g(rewriter);
       rewriter.setInsertionPointToStart(ifSet.thenBlock());
