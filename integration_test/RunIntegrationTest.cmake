@@ -79,4 +79,19 @@ endif()
 if(DEFINED EXPECT_STDOUT AND NOT out MATCHES "${EXPECT_STDOUT}")
   fail("the output does not match '${EXPECT_STDOUT}'")
 endif()
+# 5. integration.host_cuda.*: once more as if on a GPU, through a stand-in
+# driver (FAKE_CUDA_DIR/libcuda.so.1, fake_cuda/fake_cuda.c) whose device
+# memory host code cannot touch and whose launches do nothing. The results
+# are meaningless (the program's own checks may fail), but host code that
+# dereferences device memory (the root buffer, a pool's state) crashes.
+if(DEFINED FAKE_CUDA_DIR)
+  execute_process(
+    COMMAND env TIC_ARCH=cuda "LD_LIBRARY_PATH=${FAKE_CUDA_DIR}" "${exe}"
+    WORKING_DIRECTORY "${WORK_DIR}" TIMEOUT 120
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc MATCHES "^[0-9]+$" OR rc GREATER 125)
+    fail("${NAME} crashed (${rc}) on the stand-in CUDA driver: host code "
+         "touched device memory?\n${err}")
+  endif()
+endif()
 message("tic-integration: ${NAME} passed")
