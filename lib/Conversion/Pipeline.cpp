@@ -38,6 +38,7 @@ void tic::buildTargetNeutralPipeline(mlir::OpPassManager &pm,
     pm.addPass(createDemoteBitStores());
   LowerStructForOptions structFor;
   structFor.knownActive = options.accessCSE;
+  structFor.device = options.cuda;
   pm.addPass(createLowerStructFor(structFor));
   pm.addPass(createSplitIndexSet());
   pm.addPass(createLowerFieldAccess());

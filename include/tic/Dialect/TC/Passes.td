@@ -43,7 +43,10 @@ def LowerStructFor : Pass<"tic-lower-struct-for", "::mlir::ModuleOp"> {
            "Mark accesses to the loop's own (active) cells">,
     Option<"lists", "lists", "bool", /*default=*/"true",
            "Run over a pointer node's cached list of active cells, rebuilt "
-           "only when an activation or deactivation changed its path">
+           "only when an activation or deactivation changed its path">,
+    Option<"device", "device", "bool", /*default=*/"false",
+           "--target=cuda: decide whether a cached list is stale, and bound "
+           "the loop over it, in launches (host code reads no field memory)">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect",

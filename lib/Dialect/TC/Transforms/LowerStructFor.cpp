@@ -452,12 +452,26 @@ static SmallVector<Value> decodeCell(OpBuilder &b, Location loc, Value l,
 ///     serial over the elements of cell decode(list[%e]): body }
 ///
 /// A time-stepping loop that activates nothing builds the list once.
-static tc::ParallelForOp
-buildCachedListLoop(OpBuilder &b, tc::StructForOp sf,
-                    const snode::NodeLayout &node,
-                    const snode::NodeLayout &deep,
-                    ArrayRef<const snode::NodeLayout *> sparsePath,
-                    ArrayRef<int64_t> shape, SmallVectorImpl<Value> &indices) {
+///
+/// With `device` (--target=cuda, where the root buffer may be device
+/// memory and every host read of it waits for the launches in flight), the
+/// host reads nothing: three launches with constant bounds decide on the
+/// device.
+///
+///   tc.parallel_for (%t) = (0) to (1) {                   // prepare
+///     %stale = %stamp != list.stamp
+///     if %stale { list.count = 0; list.stamp = %stamp }
+///     list.rebuild = %stale }
+///   tc.parallel_for (%l) = (0) to (cells) {               // rebuild
+///     if list.rebuild && tc.is_active @node[decode(%l)] {
+///       list[atomic count++] = %l } }
+///   tc.parallel_for (%e) = (0) to (cells) {
+///     if %e < list.count { serial over the elements: body } }
+static tc::ParallelForOp buildCachedListLoop(
+    OpBuilder &b, tc::StructForOp sf, const snode::NodeLayout &node,
+    const snode::NodeLayout &deep,
+    ArrayRef<const snode::NodeLayout *> sparsePath, ArrayRef<int64_t> shape,
+    SmallVectorImpl<Value> &indices, bool device) {
   Location loc = sf.getLoc();
   MLIRContext *ctx = b.getContext();
   Type i32 = b.getI32Type(), i64 = b.getI64Type();
@@ -474,13 +488,109 @@ buildCachedListLoop(OpBuilder &b, tc::StructForOp sf,
                                ArrayRef<LLVM::GEPArg>{int32_t(off)},
                                LLVM::GEPNoWrapFlags::inbounds);
   };
-  Value stamp = arith::ConstantIntOp::create(b, loc, i64, 0);
-  for (const snode::NodeLayout *n : sparsePath) {
-    Value p = snode::StructurePtrOp::create(b, loc, ptrTy, n->name, false);
-    Value e = LLVM::LoadOp::create(b, loc, i64, p, 8, false, false, false,
-                                   false, LLVM::AtomicOrdering::monotonic);
-    stamp = arith::AddIOp::create(b, loc, stamp, e);
+  auto pathStamp = [&](OpBuilder &bb) {
+    Value stamp = arith::ConstantIntOp::create(bb, loc, i64, 0);
+    for (const snode::NodeLayout *n : sparsePath) {
+      Value p = snode::StructurePtrOp::create(bb, loc, ptrTy, n->name, false);
+      Value e = LLVM::LoadOp::create(bb, loc, i64, p, 8, false, false, false,
+                                     false, LLVM::AtomicOrdering::monotonic);
+      stamp = arith::AddIOp::create(bb, loc, stamp, e);
+    }
+    return stamp;
+  };
+  int64_t total = 1;
+  for (int64_t e : node.cellIndexShape)
+    total *= e;
+  // Appends cell %l to the list when it is active.
+  auto appendIfActive = [&](OpBuilder &rb, Value l) {
+    Value active =
+        tc::IsActiveOp::create(rb, loc, rb.getI1Type(), node.name,
+                               decodeCell(rb, loc, l, node.cellIndexShape));
+    auto ifActive = scf::IfOp::create(rb, loc, active, false);
+    OpBuilder ab = OpBuilder::atBlockBegin(ifActive.thenBlock());
+    Value lp = listPtr(ab);
+    Value k = LLVM::AtomicRMWOp::create(ab, loc, LLVM::AtomicBinOp::add,
+                                        field(ab, lp, 8), c32(ab, 1),
+                                        LLVM::AtomicOrdering::monotonic);
+    // (Sequenced: the IR's order must not depend on the C++ compiler.)
+    Value entries = field(ab, lp, 16);
+    Value k64 = arith::ExtUIOp::create(ab, loc, i64, k);
+    Value slot =
+        LLVM::GEPOp::create(ab, loc, ptrTy, i32, entries, ValueRange{k64},
+                            LLVM::GEPNoWrapFlags::inbounds);
+    LLVM::StoreOp::create(ab, loc, l, slot, 4);
+  };
+  // The body's loop over the list's entries 0 to `ub`; `bounded`: only
+  // those below the list's count (read in each iteration) run the body.
+  auto bodyLoop = [&](Value ub, bool bounded) {
+    auto pf = tc::ParallelForOp::create(b, loc, ValueRange{c32(b, 0)},
+                                        ValueRange{ub});
+    Block *outer = &pf.getBody().front();
+    OpBuilder ob = OpBuilder::atBlockEnd(outer);
+    tc::YieldOp::create(ob, loc);
+    OpBuilder ib = OpBuilder::atBlockBegin(outer);
+    Value e = outer->getArgument(0);
+    if (bounded) {
+      Value count =
+          LLVM::LoadOp::create(ib, loc, i32, field(ib, listPtr(ib), 8), 4);
+      Value in =
+          arith::CmpIOp::create(ib, loc, arith::CmpIPredicate::slt, e, count);
+      auto ifIn = scf::IfOp::create(ib, loc, in, false);
+      ib.setInsertionPointToStart(ifIn.thenBlock());
+    }
+    Value lp = listPtr(ib);
+    Value entries = field(ib, lp, 16);
+    Value e64 = arith::ExtUIOp::create(ib, loc, i64, e);
+    Value slot =
+        LLVM::GEPOp::create(ib, loc, ptrTy, i32, entries, ValueRange{e64},
+                            LLVM::GEPNoWrapFlags::inbounds);
+    Value l = LLVM::LoadOp::create(ib, loc, i32, slot, 4);
+    visitElements(ib, loc, decodeCell(ib, loc, l, node.cellIndexShape), node,
+                  deep, shape, /*nonNegative=*/true, indices);
+    spliceBody(ib, sf, indices);
+    return pf;
+  };
+  if (device) {
+    // Prepare: one iteration decides (and records at byte 12) whether the
+    // list is stale.
+    auto prep = tc::ParallelForOp::create(b, loc, ValueRange{c32(b, 0)},
+                                          ValueRange{c32(b, 1)});
+    {
+      Block *body = &prep.getBody().front();
+      OpBuilder pb = OpBuilder::atBlockEnd(body);
+      Value stamp = pathStamp(pb);
+      Value list = listPtr(pb);
+      Value built = LLVM::LoadOp::create(pb, loc, i64, list, 8);
+      Value stale = arith::CmpIOp::create(pb, loc, arith::CmpIPredicate::ne,
+                                          stamp, built);
+      auto ifStale = scf::IfOp::create(pb, loc, stale, false);
+      {
+        OpBuilder tb = OpBuilder::atBlockBegin(ifStale.thenBlock());
+        LLVM::StoreOp::create(tb, loc, c32(tb, 0), field(tb, list, 8), 4);
+        LLVM::StoreOp::create(tb, loc, stamp, list, 8);
+      }
+      LLVM::StoreOp::create(pb, loc,
+                            arith::ExtUIOp::create(pb, loc, i32, stale),
+                            field(pb, list, 12), 4);
+      tc::YieldOp::create(pb, loc);
+    }
+    auto rebuild = tc::ParallelForOp::create(b, loc, ValueRange{c32(b, 0)},
+                                             ValueRange{c32(b, total)});
+    {
+      Block *body = &rebuild.getBody().front();
+      OpBuilder rb = OpBuilder::atBlockEnd(body);
+      Value flag =
+          LLVM::LoadOp::create(rb, loc, i32, field(rb, listPtr(rb), 12), 4);
+      Value stale = arith::CmpIOp::create(rb, loc, arith::CmpIPredicate::ne,
+                                          flag, c32(rb, 0));
+      auto ifStale = scf::IfOp::create(rb, loc, stale, false);
+      tc::YieldOp::create(rb, loc);
+      OpBuilder sb = OpBuilder::atBlockBegin(ifStale.thenBlock());
+      appendIfActive(sb, body->getArgument(0));
+    }
+    return bodyLoop(c32(b, total), /*bounded=*/true);
   }
+  Value stamp = pathStamp(b);
   Value list = listPtr(b);
   Value built = LLVM::LoadOp::create(b, loc, i64, list, 8);
   Value valid =
@@ -492,31 +602,15 @@ buildCachedListLoop(OpBuilder &b, tc::StructForOp sf,
     OpBuilder tb = OpBuilder::atBlockBegin(ifStale.thenBlock());
     LLVM::StoreOp::create(tb, loc, c32(tb, 0), field(tb, list, 8), 4);
   }
-  int64_t total = 1;
-  for (int64_t e : node.cellIndexShape)
-    total *= e;
   Value ub = arith::SelectOp::create(b, loc, valid, c32(b, 0), c32(b, total));
   auto rebuild =
       tc::ParallelForOp::create(b, loc, ValueRange{c32(b, 0)}, ValueRange{ub});
   {
     Block *body = &rebuild.getBody().front();
     OpBuilder rb = OpBuilder::atBlockEnd(body);
-    Value l = body->getArgument(0);
-    Value active =
-        tc::IsActiveOp::create(rb, loc, rb.getI1Type(), node.name,
-                               decodeCell(rb, loc, l, node.cellIndexShape));
-    auto ifActive = scf::IfOp::create(rb, loc, active, false);
     tc::YieldOp::create(rb, loc);
-    OpBuilder ab = OpBuilder::atBlockBegin(ifActive.thenBlock());
-    Value lp = listPtr(ab);
-    Value k = LLVM::AtomicRMWOp::create(ab, loc, LLVM::AtomicBinOp::add,
-                                        field(ab, lp, 8), c32(ab, 1),
-                                        LLVM::AtomicOrdering::monotonic);
-    Value slot =
-        LLVM::GEPOp::create(ab, loc, ptrTy, i32, field(ab, lp, 16),
-                            ValueRange{arith::ExtUIOp::create(ab, loc, i64, k)},
-                            LLVM::GEPNoWrapFlags::inbounds);
-    LLVM::StoreOp::create(ab, loc, l, slot, 4);
+    rb.setInsertionPointToStart(body);
+    appendIfActive(rb, body->getArgument(0));
   }
   {
     auto ifStale = scf::IfOp::create(b, loc, stale, false);
@@ -524,22 +618,7 @@ buildCachedListLoop(OpBuilder &b, tc::StructForOp sf,
     LLVM::StoreOp::create(tb, loc, stamp, listPtr(tb), 8);
   }
   Value count = LLVM::LoadOp::create(b, loc, i32, field(b, listPtr(b), 8), 4);
-  auto pf = tc::ParallelForOp::create(b, loc, ValueRange{c32(b, 0)},
-                                      ValueRange{count});
-  Block *outer = &pf.getBody().front();
-  OpBuilder ob = OpBuilder::atBlockEnd(outer);
-  tc::YieldOp::create(ob, loc);
-  OpBuilder ib = OpBuilder::atBlockBegin(outer);
-  Value lp = listPtr(ib);
-  Value slot = LLVM::GEPOp::create(
-      ib, loc, ptrTy, i32, field(ib, lp, 16),
-      ValueRange{arith::ExtUIOp::create(ib, loc, i64, outer->getArgument(0))},
-      LLVM::GEPNoWrapFlags::inbounds);
-  Value l = LLVM::LoadOp::create(ib, loc, i32, slot, 4);
-  visitElements(ib, loc, decodeCell(ib, loc, l, node.cellIndexShape), node,
-                deep, shape, /*nonNegative=*/true, indices);
-  spliceBody(ib, sf, indices);
-  return pf;
+  return bodyLoop(count, /*bounded=*/false);
 }
 
 /// The deepest node of `levels` with an active-cell list (a pointer node,
@@ -628,7 +707,7 @@ struct LowerStructForPass : tic::impl::LowerStructForBase<LowerStructForPass> {
               break;
           }
           pf = buildCachedListLoop(b, sf, *listed, *sparse->node, path, shape,
-                                   indices);
+                                   indices, device);
         } else {
           pf = buildSparseLoop(b, sf, *sparse->node, shape, indices);
         }

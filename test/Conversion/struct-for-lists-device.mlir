@@ -1,0 +1,71 @@
+// RUN: %tic-opt %s --tic-allocate-layout "--tic-lower-struct-for=device=true" | FileCheck %s
+// RUN: %tic-opt %s --tic-allocate-layout --tic-lower-struct-for | FileCheck %s --check-prefix=HOST
+
+// --target=cuda: a struct-for over a pointer node's cached list of active
+// cells reads nothing from field memory in host code (there, every read
+// waits for the launches in flight). Three launches with constant bounds:
+// one iteration decides whether the list is stale and records it at byte 12
+// of the list's header; the rebuild runs over every cell and appends the
+// active ones only when that flag is set; the body's loop runs over every
+// cell too, and an iteration past the list's count does nothing.
+snode.tree @root {
+  snode.pointer @p axes [0] shape [16] {
+    snode.dense @d axes [0] shape [4] { snode.place @u : [f32] }
+  }
+}
+
+// CHECK-LABEL: tc.kernel @twice
+// CHECK:         tc.parallel_for (%{{.*}}) = (%{{.*}}) to (%[[ONE:.*]]) {
+// CHECK:           %[[EPOCH:.*]] = snode.structure_ptr @p epoch
+// CHECK:           %[[E:.*]] = llvm.load %[[EPOCH]] atomic monotonic
+// CHECK:           %[[STAMP:.*]] = arith.addi %{{.*}}, %[[E]] : i64
+// CHECK:           %[[LIST:.*]] = snode.structure_ptr @p list
+// CHECK:           %[[BUILT:.*]] = llvm.load %[[LIST]] {alignment = 8 : i64} : !llvm.ptr -> i64
+// CHECK:           %[[STALE:.*]] = arith.cmpi ne, %[[STAMP]], %[[BUILT]] : i64
+// CHECK:           scf.if %[[STALE]] {
+// CHECK:             %[[COUNT0:.*]] = llvm.getelementptr inbounds %[[LIST]][8]
+// CHECK:             llvm.store %{{.*}}, %[[COUNT0]] {alignment = 4 : i64} : i32, !llvm.ptr
+// CHECK:             llvm.store %[[STAMP]], %[[LIST]] {alignment = 8 : i64} : i64, !llvm.ptr
+// CHECK:           }
+// CHECK:           %[[FLAG:.*]] = llvm.getelementptr inbounds %[[LIST]][12]
+// CHECK:           %[[STALE32:.*]] = arith.extui %[[STALE]] : i1 to i32
+// CHECK:           llvm.store %[[STALE32]], %[[FLAG]] {alignment = 4 : i64} : i32, !llvm.ptr
+// CHECK:         %[[C16:.*]] = arith.constant 16 : i32
+// CHECK:         tc.parallel_for (%[[L:.*]]) = (%{{.*}}) to (%[[C16]]) {
+// CHECK:           %[[F:.*]] = llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> i32
+// CHECK:           %[[SET:.*]] = arith.cmpi ne, %[[F]], %{{.*}} : i32
+// CHECK:           scf.if %[[SET]] {
+// CHECK:             %[[ACTIVE:.*]] = tc.is_active @p[%[[L]]] : i1
+// CHECK:             scf.if %[[ACTIVE]] {
+// CHECK:               llvm.atomicrmw add
+// CHECK:               llvm.store %[[L]], %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr
+// CHECK:         %[[C16B:.*]] = arith.constant 16 : i32
+// CHECK:         tc.parallel_for (%[[N:.*]]) = (%{{.*}}) to (%[[C16B]]) {
+// CHECK:           %[[CP:.*]] = llvm.getelementptr inbounds %{{.*}}[8]
+// CHECK:           %[[COUNT:.*]] = llvm.load %[[CP]] {alignment = 4 : i64} : !llvm.ptr -> i32
+// CHECK:           %[[IN:.*]] = arith.cmpi slt, %[[N]], %[[COUNT]] : i32
+// CHECK:           scf.if %[[IN]] {
+// CHECK:             scf.for
+// CHECK:               tc.load @u[%{{.*}}] {tc.active = @p} : f32
+// CHECK:               tc.store %{{.*}}, @u[%{{.*}}] {tc.active = @p} : f32
+// Host code itself reads and writes nothing of the list.
+// CHECK-NOT:     llvm.load
+// CHECK:         tc.return
+
+// Without `device` the host decides: it reads the stamp and the count and
+// launches the rebuild over 0 cells when the list is current.
+// HOST-LABEL: tc.kernel @twice
+// HOST:         %[[BUILT:.*]] = llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr -> i64
+// HOST:         arith.select
+// HOST:         tc.parallel_for
+// HOST:         %[[COUNT:.*]] = llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> i32
+// HOST:         tc.parallel_for (%{{.*}}) = (%{{.*}}) to (%[[COUNT]])
+tc.kernel @twice() {
+  tc.struct_for @u (%i) {
+    %v = tc.load @u[%i] : f32
+    %w = arith.addf %v, %v : f32
+    tc.store %w, @u[%i] : f32
+    tc.yield
+  }
+  tc.return
+}
