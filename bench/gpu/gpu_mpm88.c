@@ -5,16 +5,33 @@
  * the mean particle position after 50 substeps within 1e-3). Sizes come
  * from the module's -D n_particles / n_grid / dt. */
 #include "gpu_common.h"
+
+/* GPU_MPM_SPARSE: the same over bench/mpm_sparse.tc, whose grid is a
+ * pointer SNode of 8x8 blocks activated by the particles each substep. */
+#ifdef GPU_MPM_SPARSE
+#include "mpm_sparse.h"
+#define MPM(x) mpm_sparse_##x
+#define MPM_N_PARTICLES MPM_SPARSE_CONST_N_PARTICLES
+#define MPM_N_GRID MPM_SPARSE_CONST_N_GRID
+#define MPM_NAME "mpm_sparse"
+typedef mpm_sparse_ctx mpm_ctx;
+#else
 #include "mpm88.h"
+#define MPM(x) mpm88_##x
+#define MPM_N_PARTICLES MPM88_CONST_N_PARTICLES
+#define MPM_N_GRID MPM88_CONST_N_GRID
+#define MPM_NAME "mpm88"
+typedef mpm88_ctx mpm_ctx;
+#endif
 
 #include <math.h>
 #include <string.h>
 
-#define NP MPM88_CONST_N_PARTICLES
+#define NP MPM_N_PARTICLES
 
 static float X[2 * NP], V[2 * NP], J[NP], C[4 * NP];
 
-static void init(mpm88_ctx *c) {
+static void init(mpm_ctx *c) {
   uint64_t s = 12345;
   for (int p = 0; p < NP; ++p) {
     for (int k = 0; k < 2; ++k) {
@@ -29,10 +46,10 @@ static void init(mpm88_ctx *c) {
     J[p] = 1.0f;
   }
   memset(C, 0, sizeof(C));
-  CHECK(mpm88_x_write(c, X, 2 * NP), c, mpm88_last_error);
-  CHECK(mpm88_v_write(c, V, 2 * NP), c, mpm88_last_error);
-  CHECK(mpm88_J_write(c, J, NP), c, mpm88_last_error);
-  CHECK(mpm88_C_write(c, C, 4 * NP), c, mpm88_last_error);
+  CHECK(MPM(x_write)(c, X, 2 * NP), c, MPM(last_error));
+  CHECK(MPM(v_write)(c, V, 2 * NP), c, MPM(last_error));
+  CHECK(MPM(J_write)(c, J, NP), c, MPM(last_error));
+  CHECK(MPM(C_write)(c, C, 4 * NP), c, MPM(last_error));
 }
 
 /* Median seconds per substep (samples of `steps` substeps, then a sync),
@@ -41,12 +58,12 @@ static double run(tc_arch arch, int steps, double mean[2]) {
   tc_options o;
   tc_options_init(&o);
   o.arch = arch;
-  mpm88_ctx *c;
-  CHECK(mpm88_create(&o, &c), NULL, mpm88_last_error);
+  mpm_ctx *c;
+  CHECK(MPM(create)(&o, &c), NULL, MPM(last_error));
   init(c);
   for (int i = 0; i < 50; ++i)
-    CHECK(mpm88_substep(c), c, mpm88_last_error);
-  CHECK(mpm88_x_read(c, X, 2 * NP), c, mpm88_last_error);
+    CHECK(MPM(substep)(c), c, MPM(last_error));
+  CHECK(MPM(x_read)(c, X, 2 * NP), c, MPM(last_error));
   mean[0] = mean[1] = 0;
   for (int p = 0; p < NP; ++p) {
     mean[0] += X[2 * p] / NP;
@@ -56,11 +73,11 @@ static double run(tc_arch arch, int steps, double mean[2]) {
   for (int r = 0; r < 9; ++r) {
     double t0 = now_s();
     for (int i = 0; i < steps; ++i)
-      CHECK(mpm88_substep(c), c, mpm88_last_error);
-    CHECK(mpm88_sync(c), c, mpm88_last_error);
+      CHECK(MPM(substep)(c), c, MPM(last_error));
+    CHECK(MPM(sync)(c), c, MPM(last_error));
     t[r] = (now_s() - t0) / steps;
   }
-  mpm88_destroy(c);
+  MPM(destroy)(c);
   return median(t, 9);
 }
 
@@ -73,10 +90,10 @@ int main(void) {
   double gpu = run(TC_ARCH_CUDA, 50, mg);
   double cpu = run(TC_ARCH_CPU, NP >= 500000 ? 2 : 10, mc);
   double d = fabs(mg[0] - mc[0]) + fabs(mg[1] - mc[1]);
-  printf("mpm88 %7d particles, %4d^2 grid: GPU %8.1f us/substep, CPU (all "
+  printf("%-10s %7d particles, %4d^2 grid: GPU %8.1f us/substep, CPU (all "
          "cores) %9.1f us/substep, GPU speed-up %6.1fx; mean x after 50 "
          "substeps GPU (%.5f, %.5f) CPU (%.5f, %.5f)%s\n",
-         NP, MPM88_CONST_N_GRID, gpu * 1e6, cpu * 1e6, cpu / gpu, mg[0], mg[1],
-         mc[0], mc[1], d < 1e-3 ? "" : "  MISMATCH");
+         MPM_NAME, NP, MPM_N_GRID, gpu * 1e6, cpu * 1e6, cpu / gpu, mg[0],
+         mg[1], mc[0], mc[1], d < 1e-3 ? "" : "  MISMATCH");
   return d < 1e-3 ? 0 : 1;
 }
