@@ -24,9 +24,9 @@ snode.tree @root {
 // CHECK:       %[[IN:.*]] = arith.remui %{{.*}}, %{{.*}} : i64
 // CHECK:       %[[CH:.*]] = llvm.load %[[SLOT]] atomic acquire
 // CHECK:       %[[AMB:.*]] = llvm.mlir.addressof @__tic_ambient_cell
-// CHECK:       %[[E:.*]] = llvm.getelementptr %[[CH]][%[[IN]]] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.array<4 x i8>
 // CHECK:       %[[CB:.*]] = llvm.ptrtoint %[[CH]] : !llvm.ptr to i64
 // CHECK:       %[[HOLDS:.*]] = llvm.icmp "ugt" %[[CB]], %{{.*}} : i64
+// CHECK:       %[[E:.*]] = llvm.getelementptr %[[CH]][%[[IN]]] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.array<4 x i8>
 // CHECK:       llvm.select %[[HOLDS]], %[[E]], %[[AMB]]
 // A write: the chunk allocated as a pointer cell is, then the length
 // raised to element + 1 when shorter.

@@ -27,8 +27,8 @@ snode.tree @root {
 // CHECK:             llvm.store %{{.*}}, %[[COUNT0]] {alignment = 4 : i64} : i32, !llvm.ptr
 // CHECK:             llvm.store %[[STAMP]], %[[LIST]] {alignment = 8 : i64} : i64, !llvm.ptr
 // CHECK:           }
-// CHECK:           %[[FLAG:.*]] = llvm.getelementptr inbounds %[[LIST]][12]
 // CHECK:           %[[STALE32:.*]] = arith.extui %[[STALE]] : i1 to i32
+// CHECK:           %[[FLAG:.*]] = llvm.getelementptr inbounds %[[LIST]][12]
 // CHECK:           llvm.store %[[STALE32]], %[[FLAG]] {alignment = 4 : i64} : i32, !llvm.ptr
 // CHECK:         %[[C16:.*]] = arith.constant 16 : i32
 // CHECK:         tc.parallel_for (%[[L:.*]]) = (%{{.*}}) to (%[[C16]]) {

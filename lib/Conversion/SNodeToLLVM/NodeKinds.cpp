@@ -628,11 +628,11 @@ struct LookupLowering : SNodePattern<LookupOp> {
       Value ambient = LLVM::AddressOfOp::create(
           rewriter, loc, LLVM::LLVMPointerType::get(getContext()),
           kAmbientCell);
-      rewriter.replaceOpWithNewOp<LLVM::SelectOp>(
-          op, holdsCell(rewriter, loc, chunk),
-          chunkElement(rewriter, loc, *n, chunk, e.inChunk,
-                       /*inbounds=*/false),
-          ambient);
+      // (Sequenced: the IR's order must not depend on the C++ compiler.)
+      Value holds = holdsCell(rewriter, loc, chunk);
+      Value element = chunkElement(rewriter, loc, *n, chunk, e.inChunk,
+                                   /*inbounds=*/false);
+      rewriter.replaceOpWithNewOp<LLVM::SelectOp>(op, holds, element, ambient);
       return success();
     }
     default:

@@ -566,12 +566,12 @@ static tc::ParallelForOp buildCachedListLoop(
       auto ifStale = scf::IfOp::create(pb, loc, stale, false);
       {
         OpBuilder tb = OpBuilder::atBlockBegin(ifStale.thenBlock());
-        LLVM::StoreOp::create(tb, loc, c32(tb, 0), field(tb, list, 8), 4);
+        Value countPtr = field(tb, list, 8);
+        LLVM::StoreOp::create(tb, loc, c32(tb, 0), countPtr, 4);
         LLVM::StoreOp::create(tb, loc, stamp, list, 8);
       }
-      LLVM::StoreOp::create(pb, loc,
-                            arith::ExtUIOp::create(pb, loc, i32, stale),
-                            field(pb, list, 12), 4);
+      Value flag = arith::ExtUIOp::create(pb, loc, i32, stale);
+      LLVM::StoreOp::create(pb, loc, flag, field(pb, list, 12), 4);
       tc::YieldOp::create(pb, loc);
     }
     auto rebuild = tc::ParallelForOp::create(b, loc, ValueRange{c32(b, 0)},
@@ -600,7 +600,8 @@ static tc::ParallelForOp buildCachedListLoop(
   {
     auto ifStale = scf::IfOp::create(b, loc, stale, false);
     OpBuilder tb = OpBuilder::atBlockBegin(ifStale.thenBlock());
-    LLVM::StoreOp::create(tb, loc, c32(tb, 0), field(tb, list, 8), 4);
+    Value countPtr = field(tb, list, 8);
+    LLVM::StoreOp::create(tb, loc, c32(tb, 0), countPtr, 4);
   }
   Value ub = arith::SelectOp::create(b, loc, valid, c32(b, 0), c32(b, total));
   auto rebuild =
