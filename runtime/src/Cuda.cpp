@@ -477,14 +477,18 @@ void cudaCollectPools(tic_rt_context *ctx) {
   }
   if (!s->collect)
     return;
-  // Each thread recycles cells until none is pending: a few blocks
-  // suffice (and an empty pool costs each thread one load).
+  // Each thread recycles cells until none is pending. One block: every
+  // cell goes through a compare-and-swap on the pending stack's head, and
+  // each success makes every other thread retry. With one block per
+  // multiprocessor (16896 threads on an H100) that is ~17000 atomics on one
+  // word per cell, about 10 us, which matches the measured mpm_sparse
+  // substeps (27 ms for ~2600 blocks at 1M particles; docs/performance.md);
+  // one block is bound by the atomic's latency instead. (Not timed yet.)
   void *root = ctx->root;
   void *params[] = {&root};
-  unsigned blocks = unsigned(loader.smCount);
   check(ctx,
-        loader.drv.cuLaunchKernel(s->collect, blocks, 1, 1, 128, 1, 1, 0,
-                                  nullptr, params, nullptr),
+        loader.drv.cuLaunchKernel(s->collect, 1, 1, 1, 128, 1, 1, 0, nullptr,
+                                  params, nullptr),
         TIC_RT_POOL_COLLECT_KERNEL);
 }
 
