@@ -7,6 +7,8 @@
 #   scripts/gpu-check.sh run [DIR]       # on the GPU machine: run the bundle
 #                                        # (TIC_GPU_TESTS="a b": those only)
 #   scripts/gpu-check.sh bench [DIR]     # there: the benchmarks alone
+#   scripts/gpu-check.sh profile [DIR]   # there: ncu's time per kernel of
+#                                        # the sparse MPM (TIC_GPU_PROFILE)
 #
 # prepare configures build-cuda/ with every integration test's module
 # compiled by `tic --target=host,cuda` (TIC_IT_TIC_ARGS), runs the suite on
@@ -135,6 +137,21 @@ bench)
   else
     echo "(Taichi not importable here: no Taichi comparison)"
   fi
+  ;;
+profile)
+  # Nsight Compute's time per kernel of the sparse MPM (the launches of a
+  # few substeps after the warm-up): where its GPU substep goes.
+  ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+  if [ -z "$ncu" ]; then
+    echo "gpu-check profile: no ncu here"
+    exit 2
+  fi
+  for b in ${TIC_GPU_PROFILE:-gpu_mpm_sparse_8k gpu_mpm_sparse_1m}; do
+    echo "== $b"
+    "$ncu" --launch-skip 400 --launch-count 45 --print-summary per-kernel \
+      --metrics gpu__time_duration.sum "$dir/bench/$b" 2>&1 |
+      grep -E "^  [a-zA-Z_]|gpu__time_duration|^mpm" || true
+  done
   ;;
 *)
   sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'
