@@ -154,7 +154,7 @@ profile)
   done
   ;;
 *)
-  sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
   ;;
 esac
