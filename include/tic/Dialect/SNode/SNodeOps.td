@@ -559,8 +559,8 @@ def SNode_FreeCellOp : SNode_Op<"free_cell", [
   let description = [{
     `snode.free_cell %c, @p : !llvm.ptr` (deactivation of a pointer cell).
     The cell is reused, zeroed, after the launch. With `unused`, the cell
-    was never installed in a slot (it lost the race to activate one) and is
-    reusable at once.
+    was never seen by another thread (a hash entry that lost the race to be
+    inserted in its bucket) and is reusable at once.
   }];
   let arguments = (ins AnyType:$cell, FlatSymbolRefAttr:$node,
                        UnitAttr:$unused);
