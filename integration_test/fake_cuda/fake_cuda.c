@@ -4,10 +4,11 @@
  * Device memory is host address space mapped PROT_NONE: any access to it
  * from host code faults, so a test run through this driver crashes where
  * generated host code or the runtime would dereference device memory (the
- * root buffer, a pool) instead of copying it. Copies and fills open the
- * pages around the access; launches do nothing, so the results are
- * meaningless: only a crash is a failure. Only the entry points the runtime
- * resolves (runtime/src/Cuda.cpp) exist. */
+ * root buffer, a pool) instead of copying it, and aborts where it frees
+ * device memory twice. Copies and fills open the pages around the access;
+ * launches do nothing, so the results are meaningless: only a crash is a
+ * failure. Only the entry points the runtime resolves (runtime/src/Cuda.cpp)
+ * exist. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -17,7 +18,7 @@
 
 typedef unsigned long long CUdeviceptr;
 typedef int CUresult;
-enum { kSuccess = 0, kOutOfMemory = 2, kInvalidValue = 1, kNotFound = 500 };
+enum { kSuccess = 0, kOutOfMemory = 2, kNotFound = 500 };
 enum { kPage = 4096 };
 
 struct mapping {
@@ -96,6 +97,8 @@ CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n) {
   *p = (CUdeviceptr)(uintptr_t)m;
   return kSuccess;
 }
+/* Freeing what is not allocated (twice, say) is a bug of the runtime: the
+ * program aborts, and the test fails. */
 CUresult cuMemFree_v2(CUdeviceptr p) {
   for (size_t i = 0; i < numMaps; ++i)
     if (maps[i].base == (uintptr_t)p) {
@@ -103,7 +106,8 @@ CUresult cuMemFree_v2(CUdeviceptr p) {
       maps[i] = maps[--numMaps];
       return kSuccess;
     }
-  return kInvalidValue;
+  fprintf(stderr, "fake CUDA driver: cuMemFree of %#llx, not allocated\n", p);
+  abort();
 }
 CUresult cuMemsetD8_v2(CUdeviceptr p, unsigned char v, size_t n) {
   if (n == 0 || v == 0) /* fresh mappings read as zero */
