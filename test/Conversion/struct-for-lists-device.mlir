@@ -13,6 +13,11 @@ snode.tree @root {
     snode.dense @d axes [0] shape [4] { snode.place @u : [f32] }
   }
 }
+snode.tree @big {
+  snode.pointer @bp axes [0, 1] shape [512, 512] {
+    snode.dense @bd axes [0, 1] shape [2, 2] { snode.place @v : [f32] }
+  }
+}
 
 // CHECK-LABEL: tc.kernel @twice
 // CHECK:         tc.parallel_for (%{{.*}}) = (%{{.*}}) to (%[[ONE:.*]]) {
@@ -51,6 +56,7 @@ snode.tree @root {
 // Host code itself reads and writes nothing of the list.
 // CHECK-NOT:     llvm.load
 // CHECK:         tc.return
+// CHECK-NEXT:  }
 
 // Without `device` the host decides: it reads the stamp and the count and
 // launches the rebuild over 0 cells when the list is current.
@@ -65,6 +71,23 @@ tc.kernel @twice() {
     %v = tc.load @u[%i] : f32
     %w = arith.addf %v, %v : f32
     tc.store %w, @u[%i] : f32
+    tc.yield
+  }
+  tc.return
+}
+
+// Past 2^16 cells the device's loops over every cell would cost more than
+// the host's reads: a node of 512 x 512 cells keeps the host's decision.
+// CHECK-LABEL: tc.kernel @large
+// CHECK:         %[[BUILT:.*]] = llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr -> i64
+// CHECK:         arith.select
+// CHECK:         %[[COUNT:.*]] = llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> i32
+// CHECK:         tc.parallel_for (%{{.*}}) = (%{{.*}}) to (%[[COUNT]])
+tc.kernel @large() {
+  tc.struct_for @v (%i, %j) {
+    %x = tc.load @v[%i, %j] : f32
+    %y = arith.addf %x, %x : f32
+    tc.store %y, @v[%i, %j] : f32
     tc.yield
   }
   tc.return

@@ -434,6 +434,10 @@ static SmallVector<Value> decodeCell(OpBuilder &b, Location loc, Value l,
   return c;
 }
 
+/// The most cells of a listed node whose struct-for decides on the device
+/// (`device`): its launches then run over every cell.
+constexpr int64_t kDeviceListCells = int64_t(1) << 16;
+
 /// A struct-for whose deepest listed node is a pointer node with a list
 /// (or a bitmasked one without a pointer above; tic-allocate-layout): its
 /// active cells are kept in a list in the root
@@ -455,8 +459,10 @@ static SmallVector<Value> decodeCell(OpBuilder &b, Location loc, Value l,
 ///
 /// With `device` (--target=cuda, where the root buffer may be device
 /// memory and every host read of it waits for the launches in flight), the
-/// host reads nothing: three launches with constant bounds decide on the
-/// device.
+/// host reads nothing when the node has at most kDeviceListCells cells:
+/// three launches with constant bounds decide on the device. (Their loops
+/// run over every cell, mostly idle: past that size a host read costs less,
+/// on a GPU as on a CPU context of the same object.)
 ///
 ///   tc.parallel_for (%t) = (0) to (1) {                   // prepare
 ///     %stale = %stamp != list.stamp
@@ -550,7 +556,7 @@ static tc::ParallelForOp buildCachedListLoop(
     spliceBody(ib, sf, indices);
     return pf;
   };
-  if (device) {
+  if (device && total <= kDeviceListCells) {
     // Prepare: one iteration decides (and records at byte 12) whether the
     // list is stale.
     auto prep = tc::ParallelForOp::create(b, loc, ValueRange{c32(b, 0)},
