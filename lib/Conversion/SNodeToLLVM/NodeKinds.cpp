@@ -529,7 +529,7 @@ static Value loadFlag(OpBuilder &b, Location loc, Value entry) {
 /// inactive ones hold zeros (deactivation clears them), so a lookup that
 /// does not activate is the dense address and reads of an inactive cell see
 /// 0. A pointer node's cells are in its pool: a lookup that does not
-/// activate returns the ambient cell for a null slot.
+/// activate returns the ambient cell for a slot that holds none.
 struct LookupLowering : SNodePattern<LookupOp> {
   using SNodePattern::SNodePattern;
   LogicalResult

@@ -514,11 +514,13 @@ static tc::ParallelForOp buildCachedListLoop(
                                decodeCell(rb, loc, l, node.cellIndexShape));
     auto ifActive = scf::IfOp::create(rb, loc, active, false);
     OpBuilder ab = OpBuilder::atBlockBegin(ifActive.thenBlock());
-    Value lp = listPtr(ab);
-    Value k = LLVM::AtomicRMWOp::create(ab, loc, LLVM::AtomicBinOp::add,
-                                        field(ab, lp, 8), c32(ab, 1),
-                                        LLVM::AtomicOrdering::monotonic);
     // (Sequenced: the IR's order must not depend on the C++ compiler.)
+    Value lp = listPtr(ab);
+    Value countPtr = field(ab, lp, 8);
+    Value one = c32(ab, 1);
+    Value k =
+        LLVM::AtomicRMWOp::create(ab, loc, LLVM::AtomicBinOp::add, countPtr,
+                                  one, LLVM::AtomicOrdering::monotonic);
     Value entries = field(ab, lp, 16);
     Value k64 = arith::ExtUIOp::create(ab, loc, i64, k);
     Value slot =
