@@ -127,6 +127,8 @@ bench)
   taichi=$root/bench/taichi
   [ -d "$taichi" ] || taichi=$dir/taichi
   if python3 -c "import taichi" >/dev/null 2>&1 && [ -d "$taichi" ]; then
+    (cd "$taichi" && python3 sparse_diffusion.py --arch cuda --reps 10 2>&1) |
+      grep -E '^TAICHI|Error' || true
     for sparse in "" --sparse; do
       for cfg in "8192 128 2e-4" "65536 256 1e-4" "1048576 1024 2.5e-5"; do
         set -- $cfg

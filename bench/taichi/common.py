@@ -17,13 +17,19 @@ def parse_args():
     p.add_argument("--reps", type=int, default=15)
     p.add_argument("--warmup", type=int, default=3)
     p.add_argument("--threads", type=int, default=os.cpu_count())
+    p.add_argument("--arch", choices=["cpu", "cuda"], default="cpu",
+                   help="cuda: on the GPU (scripts/gpu-check.sh bench)")
     return p.parse_args()
 
 
 def init(args):
     import taichi as ti
-    ti.init(arch=ti.cpu, cpu_max_num_threads=args.threads,
-            default_fp=ti.f32, offline_cache=False, log_level=ti.WARN)
+    if args.arch == "cuda":
+        ti.init(arch=ti.cuda, default_fp=ti.f32, offline_cache=False,
+                log_level=ti.WARN)
+    else:
+        ti.init(arch=ti.cpu, cpu_max_num_threads=args.threads,
+                default_fp=ti.f32, offline_cache=False, log_level=ti.WARN)
     return ti
 
 
