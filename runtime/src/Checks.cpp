@@ -29,6 +29,13 @@ tc_status tic::rt::reportKernelFailure(tic_rt_context *ctx, tc_status status,
   return status;
 }
 
+void tic::rt::collectPools(tic_rt_context *ctx) {
+  if (ctx->cuda)
+    return;
+  for (int32_t i = 0; i < ctx->numPools; ++i)
+    tic_rt_pool_collect(ctx->pools[i]);
+}
+
 extern "C" {
 
 tc_status tic_rt_check_ndarray(tic_rt_context *ctx, const tc_ndarray *a,
@@ -100,8 +107,7 @@ tc_status tic_rt_take_kernel_status(tic_rt_context *ctx) {
   if (ctx->cuda)
     cudaCollectPools(ctx);
   else
-    for (int32_t i = 0; i < ctx->numPools; ++i)
-      tic_rt_pool_collect(ctx->pools[i]);
+    tic::rt::collectPools(ctx);
   return tc_status(ctx->kernelStatus.exchange(TC_OK));
 }
 

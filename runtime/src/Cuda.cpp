@@ -205,6 +205,8 @@ struct tic::rt::CudaState {
   int32_t numPools = 0;
   bool collectLooked = false;
   CUfunction collect = nullptr;
+  // A TIC_RT_CUDA_FREES kernel was launched since the last collect.
+  bool freedSinceCollect = false;
 };
 
 namespace tic {
@@ -477,6 +479,7 @@ void cudaCollectPools(tic_rt_context *ctx) {
   }
   if (!s->collect)
     return;
+  s->freedSinceCollect = false;
   // Each thread recycles cells until none is pending. One block: every
   // cell goes through a compare-and-swap on the pending stack's head, and
   // each success makes every other thread retry. With one block per
@@ -536,6 +539,10 @@ void tic_rt_cuda_launch(tic_rt_context *ctx, const tic_rt_cuda_kernel *kernel,
   CUfunction f = lookupFunction(ctx, kernel);
   if (!f)
     return;
+  // Cells a previous launch freed are recycled first (stream order: after
+  // it, before this one), so this one can reuse them.
+  if (s->freedSinceCollect)
+    cudaCollectPools(ctx);
   // Stages: one scratch allocation, each stage at a 256-byte boundary.
   size_t need = 0;
   for (int32_t i = 0; i < numStages; ++i)
@@ -582,6 +589,8 @@ void tic_rt_cuda_launch(tic_rt_context *ctx, const tic_rt_cuda_kernel *kernel,
                                        0, nullptr, params, nullptr),
              kernel->name))
     return;
+  if (kernel->flags & TIC_RT_CUDA_FREES)
+    s->freedSinceCollect = true;
   if (kernel->flags & TIC_RT_CUDA_CHECKED) {
     // Report a failed check from this launch, as the CPU does.
     if (check(ctx, loader.drv.cuCtxSynchronize(), kernel->name))

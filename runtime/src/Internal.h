@@ -114,6 +114,9 @@ tc_status cudaCreatePools(tic_rt_context *ctx);
 /// Launches the module's pool collect kernel (TIC_RT_POOL_COLLECT_KERNEL),
 /// asynchronously, when it has one and launched anything.
 void cudaCollectPools(tic_rt_context *ctx);
+/// Recycles the cells freed in the pools of a CPU context (between loops:
+/// no task runs). Nothing on a device context.
+void collectPools(tic_rt_context *ctx);
 /// Statistics of device pool `pool` (waits for the device).
 void cudaPoolStats(tic_rt_context *ctx, int32_t pool, tic_rt_pool_stats *out);
 

@@ -97,6 +97,11 @@ extern "C" void tic_rt_parallel_for(tic_rt_context *ctx, int64_t begin,
   int32_t current = currentPoolThread();
   bool nested = current >= 0;
   int32_t callerId = nested ? int32_t(uint64_t(current) % threads) : 0;
+  // Cells freed by the loops before this one (or by host code) are
+  // recycled now: no task of theirs runs any more, and this loop may
+  // activate as many (a kernel that empties a grid and fills it again).
+  if (ctx && !nested)
+    tic::rt::collectPools(ctx);
 
   if (numChunks == 1) {
     fn(closure, begin, end, callerId);

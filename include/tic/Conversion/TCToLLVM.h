@@ -96,6 +96,9 @@ struct CUDALaunches {
   /// The tasks that check assertions or indices (their launches wait and
   /// report the device's failure record).
   llvm::StringSet<> checked;
+  /// The tasks that may free cells of sparse SNodes (the runtime recycles
+  /// them before the next launch).
+  llvm::StringSet<> frees;
 };
 
 /// The CPU, second stage: tc.launch -> a stack closure and

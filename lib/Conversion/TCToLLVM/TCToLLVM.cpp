@@ -476,7 +476,8 @@ LogicalResult LaunchLowering::buildCUDALaunch(tc::LaunchOp launch,
     int32_t flags =
         (random ? TIC_RT_CUDA_RANDOM : 0) |
         (launch.getSerialize() ? TIC_RT_CUDA_SERIAL : 0) |
-        (cuda->checked.contains(launch.getTask()) ? TIC_RT_CUDA_CHECKED : 0);
+        (cuda->checked.contains(launch.getTask()) ? TIC_RT_CUDA_CHECKED : 0) |
+        (cuda->frees.contains(launch.getTask()) ? TIC_RT_CUDA_FREES : 0);
     d = LLVM::InsertValueOp::create(ib, loc, d, c32(flags),
                                     ArrayRef<int64_t>{1});
     std::optional<uint32_t> blockDim = launch.getBlockDim();
@@ -593,15 +594,19 @@ void ConvertTCToLLVMPass::runOnOperation() {
   CUDALaunches cudaLaunches;
   if (cuda)
     for (auto task : module.getOps<tc::TaskOp>()) {
-      bool random = false, checked = false;
+      bool random = false, checked = false, frees = false;
       task.walk([&](Operation *op) {
         random |= isa<tc::RandomOp>(op);
         checked |= isa<tc::AssertOp, tc::BoundsCheckOp>(op);
+        if (auto f = dyn_cast<snode::FreeCellOp>(op))
+          frees |= !f.getUnused();
       });
       if (random)
         cudaLaunches.usesRandom.insert(task.getSymName());
       if (checked)
         cudaLaunches.checked.insert(task.getSymName());
+      if (frees)
+        cudaLaunches.frees.insert(task.getSymName());
     }
 
   LLVMTypeConverter converter(ctx);

@@ -143,8 +143,9 @@ TC_API int32_t tic_rt_on_device(const tic_rt_context *ctx);
 
 /* ABI 5: the kernel of a module's PTX that recycles the cells of sparse
  * SNodes freed on the device (its one parameter: the root buffer); the
- * runtime launches it at the end of every launch of a module with pools,
- * as the CPU runs tic_rt_pool_collect. */
+ * runtime launches it at the end of every entry point of a module with
+ * pools, and before a launch that follows one of a TIC_RT_CUDA_FREES
+ * kernel, as the CPU runs tic_rt_pool_collect. */
 #define TIC_RT_POOL_COLLECT_KERNEL "__tic_pool_collect"
 
 /* One kernel of the module's PTX, emitted as a constant by the compiler. */
@@ -167,6 +168,10 @@ typedef struct tic_rt_cuda_stage {
 /* tic_rt_cuda_kernel.flags: the kernel checks assertions or indices: the
  * launch waits for it and reports the failure it recorded. */
 #define TIC_RT_CUDA_CHECKED 4
+/* tic_rt_cuda_kernel.flags: the kernel may free cells of sparse SNodes:
+ * the runtime recycles them (TIC_RT_POOL_COLLECT_KERNEL) before the next
+ * launch, so that a later loop of the same kernel can reuse them. */
+#define TIC_RT_CUDA_FREES 8
 
 /* The failure record of a module's device code: the global "__tic_failure"
  * of its PTX. The first failing assertion or bounds check of a launch
