@@ -68,6 +68,17 @@ void tic::rt::runJobChunks(const ParallelJob &job, uint64_t part,
   }
 }
 
+namespace {
+/// Loops this thread is running tasks of (tic_rt_parallel_for calls).
+thread_local int32_t loopDepth = 0;
+struct LoopDepthGuard {
+  LoopDepthGuard() { ++loopDepth; }
+  ~LoopDepthGuard() { --loopDepth; }
+  LoopDepthGuard(const LoopDepthGuard &) = delete;
+  LoopDepthGuard &operator=(const LoopDepthGuard &) = delete;
+};
+} // namespace
+
 extern "C" void tic_rt_parallel_for(tic_rt_context *ctx, int64_t begin,
                                     int64_t end, int64_t grain,
                                     tic_rt_task_fn fn, void *closure) {
@@ -100,8 +111,10 @@ extern "C" void tic_rt_parallel_for(tic_rt_context *ctx, int64_t begin,
   // Cells freed by the loops before this one (or by host code) are
   // recycled now: no task of theirs runs any more, and this loop may
   // activate as many (a kernel that empties a grid and fills it again).
-  if (ctx && !nested)
+  // Not from inside a task (a worker's, or one this thread runs).
+  if (ctx && !nested && loopDepth == 0)
     tic::rt::collectPools(ctx);
+  LoopDepthGuard inLoop;
 
   if (numChunks == 1) {
     fn(closure, begin, end, callerId);
