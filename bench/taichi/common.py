@@ -12,13 +12,16 @@ import statistics
 import time
 
 
-def parse_args():
+def parse_args(extra=None):
+    """The common options; `extra(parser)` adds a script's own."""
     p = argparse.ArgumentParser()
     p.add_argument("--reps", type=int, default=15)
     p.add_argument("--warmup", type=int, default=3)
     p.add_argument("--threads", type=int, default=os.cpu_count())
     p.add_argument("--arch", choices=["cpu", "cuda"], default="cpu",
                    help="cuda: on the GPU (scripts/gpu-check.sh bench)")
+    if extra:
+        extra(p)
     return p.parse_args()
 
 

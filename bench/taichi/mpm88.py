@@ -5,31 +5,21 @@ with --sparse, on a pointer grid of 8x8-node blocks freed every substep
 Runs each size in a fresh process (ti.init resets the program): the harness
 calls this script once per size with --np and --ng.
 """
-import argparse
-import os
 import statistics
 import time
 
-p = argparse.ArgumentParser()
-p.add_argument("--reps", type=int, default=15)
-p.add_argument("--warmup", type=int, default=3)
-p.add_argument("--threads", type=int, default=os.cpu_count())
-p.add_argument("--np", type=int, default=8192)
-p.add_argument("--ng", type=int, default=128)
-p.add_argument("--dt", type=float, default=2e-4)
-p.add_argument("--sparse", action="store_true")
-p.add_argument("--arch", choices=["cpu", "cuda"], default="cpu",
-               help="cuda: the GPU comparison of scripts/gpu-check.sh")
-args = p.parse_args()
+from common import init, parse_args
 
-import taichi as ti  # noqa: E402
 
-if args.arch == "cuda":
-    ti.init(arch=ti.cuda, default_fp=ti.f32, offline_cache=False,
-            log_level=ti.WARN)
-else:
-    ti.init(arch=ti.cpu, cpu_max_num_threads=args.threads,
-            default_fp=ti.f32, offline_cache=False, log_level=ti.WARN)
+def _options(p):
+    p.add_argument("--np", type=int, default=8192)
+    p.add_argument("--ng", type=int, default=128)
+    p.add_argument("--dt", type=float, default=2e-4)
+    p.add_argument("--sparse", action="store_true")
+
+
+args = parse_args(_options)
+ti = init(args)
 
 n_particles = args.np
 n_grid = args.ng
