@@ -215,8 +215,16 @@ static Value activatePointerCell(OpBuilder &b, Location loc,
                                  const NodeLayout &n, Value slot) {
   Type ptrTy = LLVM::LLVMPointerType::get(b.getContext());
   Value first = loadSlot(b, loc, slot);
-  auto loop = scf::WhileOp::create(b, loc, TypeRange{ptrTy}, ValueRange{first});
+  // The common case, a slot holding its cell, is one branch; the loop is
+  // out of its way.
+  auto ifHolds = scf::IfOp::create(b, loc, TypeRange{ptrTy},
+                                   holdsCell(b, loc, first), true);
   OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(ifHolds.thenBlock());
+  scf::YieldOp::create(b, loc, ValueRange{first});
+  b.setInsertionPointToStart(ifHolds.elseBlock());
+  auto loop = scf::WhileOp::create(b, loc, TypeRange{ptrTy}, ValueRange{first});
+  scf::YieldOp::create(b, loc, loop.getResults());
   Block *before = b.createBlock(&loop.getBefore(), {}, {ptrTy}, {loc});
   Value seen = before->getArgument(0);
   Value one = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
@@ -261,7 +269,7 @@ static Value activatePointerCell(OpBuilder &b, Location loc,
   scf::YieldOp::create(b, loc, ValueRange{old});
   b.setInsertionPointToStart(ifNull.elseBlock());
   scf::YieldOp::create(b, loc, ValueRange{loadSlot(b, loc, slot)});
-  return loop.getResult(0);
+  return ifHolds.getResult(0);
 }
 
 /// Element %l of a dynamic list (`container`): the slot of its chunk and
