@@ -147,6 +147,9 @@ void destroyContext(tic_rt_context *ctx) {
     std::free(ctx->tape[i].args);
   std::free(ctx->tape);
   destroyAccessLog(ctx->accessLog.load());
+  for (int32_t i = 0; i < ctx->numScratch; ++i)
+    std::free(ctx->scratch[i].data);
+  std::free(ctx->scratch);
   pthread_mutex_destroy(&ctx->errorLock);
   ctx->~tic_rt_context();
   std::free(ctx);
@@ -347,6 +350,39 @@ const tc_options *tic_rt_options(const tic_rt_context *ctx) {
 
 int32_t tic_rt_num_threads(const tic_rt_context *ctx) {
   return ctx ? ctx->numThreads : 1;
+}
+
+void *tic_rt_scratch(tic_rt_context *ctx, int32_t slot, uint64_t bytes) {
+  // Slot numbers are small (one or two per privatized loop of a module).
+  constexpr int32_t kMaxSlots = 1 << 16;
+  // Generated code asks for at most 512 MiB; anything near the address
+  // space is a bug, answered without asking the allocator.
+  constexpr uint64_t kMaxBytes = uint64_t(1) << 40;
+  if (!ctx || slot < 0 || slot >= kMaxSlots || bytes > kMaxBytes)
+    return nullptr;
+  if (slot >= ctx->numScratch) {
+    int32_t n = slot + 1;
+    auto *grown = static_cast<ScratchSlot *>(
+        std::realloc(ctx->scratch, sizeof(ScratchSlot) * size_t(n)));
+    if (!grown)
+      return nullptr;
+    for (int32_t i = ctx->numScratch; i < n; ++i)
+      grown[i] = ScratchSlot{};
+    ctx->scratch = grown;
+    ctx->numScratch = n;
+  }
+  ScratchSlot &s = ctx->scratch[slot];
+  if (bytes > s.bytes || !s.data) {
+    // Zeroed memory; calloc maps large blocks lazily (pages the code never
+    // touches cost nothing). The old contents are zero, so nothing is lost.
+    void *fresh = std::calloc(1, bytes ? size_t(bytes) : 1);
+    if (!fresh)
+      return nullptr;
+    std::free(s.data);
+    s.data = fresh;
+    s.bytes = bytes;
+  }
+  return s.data;
 }
 
 tc_status tic_rt_fail(tic_rt_context *ctx, tc_status status, const char *fmt,

@@ -185,6 +185,14 @@ uint32_t resolveSpinMicros(const char *ticSpinUs, const char *ompWaitPolicy,
 } // namespace tic
 
 /// The runtime state behind every generated `MODULE_ctx`.
+namespace tic::rt {
+/// One slot of tic_rt_scratch.
+struct ScratchSlot {
+  void *data = nullptr;
+  uint64_t bytes = 0;
+};
+} // namespace tic::rt
+
 struct tic_rt_context {
   const tic_rt_module_desc *desc = nullptr;
   tc_options opts{}; // resolved: arch is never ANY, num_threads never 0
@@ -226,6 +234,11 @@ struct tic_rt_context {
   tic::rt::TapeEntry *tape = nullptr;
   size_t tapeSize = 0;
   size_t tapeCapacity = 0;
+
+  // Scratch slots of generated code (tic_rt_scratch): zeroed memory that
+  // the code returns to zero after each use. numScratch entries.
+  tic::rt::ScratchSlot *scratch = nullptr;
+  int32_t numScratch = 0;
 };
 
 #endif // TIC_RUNTIME_SRC_INTERNAL_H

@@ -119,6 +119,14 @@ TC_API const tc_options *tic_rt_options(const tic_rt_context *ctx);
 /* Number of CPU threads parallel loops use (>= 1); 1 for a NULL context. */
 TC_API int32_t tic_rt_num_threads(const tic_rt_context *ctx);
 
+/* Scratch memory of generated code (tc.scratch): at least `bytes` bytes of
+ * the context's slot `slot` (0 <= slot < 65536), zero when first handed
+ * out; the caller leaves them zero again after each use, so a later call
+ * gets zeros without clearing. Kept until the context is destroyed. NULL
+ * when it cannot be allocated (the caller then runs code that needs no
+ * scratch). Not thread-safe: called from kernel code outside tasks. */
+TC_API void *tic_rt_scratch(tic_rt_context *ctx, int32_t slot, uint64_t bytes);
+
 /* The x86-64 micro-architecture level this process may use: 1 (baseline),
  * 2 (SSE4.2, POPCNT), 3 (AVX2, FMA, BMI2) or 4 (AVX-512 F/BW/CD/DQ/VL), as
  * the CPU and the OS support it, capped by the environment variable

@@ -39,6 +39,37 @@ TEST(Context, CreateWithNullOptionsUsesDefaults) {
 
 TEST(Context, DestroyNullIsNoop) { tic_rt_context_destroy(nullptr); }
 
+// tc.scratch (tic-privatize-scatter's per-thread copies): zeroed memory
+// per slot, kept while it is large enough, zeroed again when it grows.
+TEST(Context, ScratchSlots) {
+  tic_rt_module_desc desc = makeDesc();
+  Context ctx(desc);
+  ASSERT_EQ(ctx.status(), TC_OK) << tic_rt_last_error(nullptr);
+  auto *a = static_cast<unsigned char *>(tic_rt_scratch(ctx, 3, 4096));
+  ASSERT_NE(a, nullptr);
+  EXPECT_TRUE(allZero(a, 4096));
+  // The caller's contract is to leave it zero; what it leaves is kept.
+  a[0] = 7;
+  EXPECT_EQ(tic_rt_scratch(ctx, 3, 100), a);
+  EXPECT_EQ(a[0], 7);
+  a[0] = 0;
+  // Another slot is other memory; an empty request is not null.
+  auto *b = static_cast<unsigned char *>(tic_rt_scratch(ctx, 0, 0));
+  ASSERT_NE(b, nullptr);
+  EXPECT_NE(b, a);
+  // Growing gives zeroed memory.
+  auto *c = static_cast<unsigned char *>(tic_rt_scratch(ctx, 3, 1 << 20));
+  ASSERT_NE(c, nullptr);
+  EXPECT_TRUE(allZero(c, 1 << 20));
+  // Bad slots, a null context, an impossible size: null, no crash.
+  EXPECT_EQ(tic_rt_scratch(ctx, -1, 8), nullptr);
+  EXPECT_EQ(tic_rt_scratch(ctx, 1 << 16, 8), nullptr);
+  EXPECT_EQ(tic_rt_scratch(nullptr, 0, 8), nullptr);
+  EXPECT_EQ(tic_rt_scratch(ctx, 5, UINT64_MAX), nullptr);
+  // The slot that failed to grow keeps nothing broken.
+  EXPECT_NE(tic_rt_scratch(ctx, 5, 16), nullptr);
+}
+
 TEST(Context, ExplicitThreadCount) {
   tic_rt_module_desc desc = makeDesc();
   for (int32_t n : {1, 2, 3, 7, 64}) {
