@@ -62,6 +62,72 @@ struct RandomLowering : ServicePattern<tc::RandomOp> {
   }
 };
 
+struct NumThreadsLowering : ServicePattern<tc::NumThreadsOp> {
+  using ServicePattern::ServicePattern;
+  LogicalResult lower(tc::NumThreadsOp op, OpAdaptor, const FunctionEnv &env,
+                      ConversionPatternRewriter &rewriter) const override {
+    Value n = target.numThreads(rewriter, op.getLoc(), env);
+    if (!n)
+      return op.emitOpError("is not supported on the ")
+             << target.getName() << " target";
+    rewriter.replaceOp(op, n);
+    return success();
+  }
+};
+
+struct ThreadIndexLowering : ServicePattern<tc::ThreadIndexOp> {
+  using ServicePattern::ServicePattern;
+  LogicalResult lower(tc::ThreadIndexOp op, OpAdaptor, const FunctionEnv &env,
+                      ConversionPatternRewriter &rewriter) const override {
+    if (!env.threadId)
+      return op.emitOpError("is not supported on the ")
+             << target.getName() << " target";
+    rewriter.replaceOp(op, env.threadId);
+    return success();
+  }
+};
+
+/// tc.scratch -> the target's scratch pointer as a memref<?xT> descriptor
+/// (allocated = aligned = the pointer, offset 0, the size, stride 1).
+struct ScratchLowering : ServicePattern<tc::ScratchOp> {
+  using ServicePattern::ServicePattern;
+  LogicalResult lower(tc::ScratchOp op, OpAdaptor adaptor,
+                      const FunctionEnv &env,
+                      ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MemRefType t = op.getBuffer().getType();
+    Type i64 = rewriter.getI64Type();
+    int64_t elemBytes = (t.getElementTypeBitWidth() + 7) / 8;
+    Value width = arith::ConstantIntOp::create(rewriter, loc, i64, elemBytes);
+    Value bytes =
+        arith::MulIOp::create(rewriter, loc, adaptor.getSize(), width);
+    Value ptr = target.scratch(rewriter, loc, op.getSlot(), bytes, env);
+    if (!ptr)
+      return op.emitOpError("is not supported on the ")
+             << target.getName() << " target";
+    MLIRContext *ctx = getContext();
+    Type ptrTy = LLVM::LLVMPointerType::get(ctx);
+    Type arrTy = LLVM::LLVMArrayType::get(i64, 1);
+    auto descTy = LLVM::LLVMStructType::getLiteral(
+        ctx, {ptrTy, ptrTy, i64, arrTy, arrTy});
+    Value zero = arith::ConstantIntOp::create(rewriter, loc, i64, 0);
+    Value one = arith::ConstantIntOp::create(rewriter, loc, i64, 1);
+    Value d = LLVM::PoisonOp::create(rewriter, loc, descTy);
+    d = LLVM::InsertValueOp::create(rewriter, loc, d, ptr,
+                                    ArrayRef<int64_t>{0});
+    d = LLVM::InsertValueOp::create(rewriter, loc, d, ptr,
+                                    ArrayRef<int64_t>{1});
+    d = LLVM::InsertValueOp::create(rewriter, loc, d, zero,
+                                    ArrayRef<int64_t>{2});
+    d = LLVM::InsertValueOp::create(rewriter, loc, d, adaptor.getSize(),
+                                    ArrayRef<int64_t>{3, 0});
+    d = LLVM::InsertValueOp::create(rewriter, loc, d, one,
+                                    ArrayRef<int64_t>{4, 0});
+    rewriter.replaceOpWithNewOp<UnrealizedConversionCastOp>(op, t, d);
+    return success();
+  }
+};
+
 struct PrintLowering : ServicePattern<tc::PrintOp> {
   using ServicePattern::ServicePattern;
   LogicalResult lower(tc::PrintOp op, OpAdaptor adaptor, const FunctionEnv &env,
@@ -220,7 +286,8 @@ void tic::populateTCRuntimeToLLVMPatterns(RewritePatternSet &patterns,
                                           const TargetInfo &target,
                                           const FunctionEnvs &envs,
                                           const snode::SNodeLayout &layout) {
-  patterns.add<RandomLowering, PrintLowering, AssertLowering,
+  patterns.add<RandomLowering, NumThreadsLowering, ThreadIndexLowering,
+               ScratchLowering, PrintLowering, AssertLowering,
                BoundsCheckLowering, RecordAccessLowering, RootPtrLowering,
                AllocCellLowering, FreeCellLowering, PoolViewLowering>(
       patterns.getContext(), target, envs, layout);
@@ -228,7 +295,8 @@ void tic::populateTCRuntimeToLLVMPatterns(RewritePatternSet &patterns,
 }
 
 void tic::addTCRuntimeIllegalOps(ConversionTarget &target) {
-  target.addIllegalOp<tc::RandomOp, tc::PrintOp, tc::AssertOp,
+  target.addIllegalOp<tc::RandomOp, tc::NumThreadsOp, tc::ThreadIndexOp,
+                      tc::ScratchOp, tc::PrintOp, tc::AssertOp,
                       tc::BoundsCheckOp, ad::RecordAccessOp, snode::RootPtrOp,
                       snode::AllocCellOp, snode::FreeCellOp, snode::PoolViewOp,
                       tc::NDArrayLoadOp, tc::NDArrayStoreOp,

@@ -70,6 +70,20 @@ public:
                             int32_t kind, llvm::StringRef field,
                             llvm::StringRef kernel, mlir::Value index,
                             int64_t count, const FunctionEnv &env) const {}
+  /// tc.num_threads: the threads parallel loops run on (i32); null when the
+  /// target has no such count (the op is then rejected).
+  virtual mlir::Value numThreads(mlir::OpBuilder &b, mlir::Location loc,
+                                 const FunctionEnv &env) const {
+    return {};
+  }
+  /// tc.scratch: the base (!llvm.ptr, null when it cannot be allocated) of
+  /// `bytes` (i64) zeroed bytes of scratch slot `slot`; a null Value when
+  /// the target has no scratch memory (the op is then rejected).
+  virtual mlir::Value scratch(mlir::OpBuilder &b, mlir::Location loc,
+                              int32_t slot, mlir::Value bytes,
+                              const FunctionEnv &env) const {
+    return {};
+  }
   /// Fresh element `index` (i64) of pool `pool` (of SNode `node`), at or
   /// past its `capacity` (i64): the element, or null (as !llvm.ptr) with
   /// the failure reported. The rest of allocating and freeing cells is the

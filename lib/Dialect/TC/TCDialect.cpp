@@ -378,6 +378,18 @@ LogicalResult AtomicRMWOp::verify() {
   return verifyAtomicKind(*this, getKind(), getValue().getType());
 }
 
+LogicalResult ScratchOp::verify() {
+  int64_t slot = getSlotAttr().getValue().getSExtValue();
+  if (slot < 0)
+    return emitOpError("slot must be non-negative, got ") << slot;
+  auto t = getBuffer().getType();
+  if (!t.isDynamicDim(0) || !t.getLayout().isIdentity())
+    return emitOpError("result must be a memref<?xT> with the identity "
+                       "layout, got ")
+           << t;
+  return success();
+}
+
 /// The node of a tc.is_active / activate / deactivate: a container whose
 /// cell indices the op passes; activate and deactivate need one that can be
 /// inactive.

@@ -42,6 +42,21 @@ public:
         .getResult();
   }
 
+  Value numThreads(OpBuilder &b, Location loc,
+                   const FunctionEnv &env) const override {
+    auto f = runtimeFuncs.get("tic_rt_num_threads", b.getI32Type(), {ptrTy});
+    return LLVM::CallOp::create(b, loc, f, ValueRange{env.context}).getResult();
+  }
+
+  Value scratch(OpBuilder &b, Location loc, int32_t slot, Value bytes,
+                const FunctionEnv &env) const override {
+    auto f = runtimeFuncs.get("tic_rt_scratch", ptrTy,
+                              {ptrTy, b.getI32Type(), b.getI64Type()});
+    Value s = arith::ConstantIntOp::create(b, loc, b.getI32Type(), slot);
+    return LLVM::CallOp::create(b, loc, f, ValueRange{env.context, s, bytes})
+        .getResult();
+  }
+
   void print(OpBuilder &b, Location loc, StringRef format, ValueRange args,
              const FunctionEnv &env) const override {
     SmallVector<Value> all{env.context, strings.get(b, loc, format)};

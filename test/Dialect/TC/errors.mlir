@@ -187,3 +187,19 @@ tc.kernel @k(%n: i64) {
   tc.launch @t() total %n
   tc.return
 }
+
+// -----
+
+tc.kernel @k(%n: i64) {
+  // expected-error @+1 {{slot must be non-negative, got -1}}
+  %b = tc.scratch -1, %n : memref<?xf32>
+  tc.return
+}
+
+// -----
+
+tc.kernel @k(%n: i64) {
+  // expected-error @+1 {{result must be a memref<?xT> with the identity layout, got 'memref<4xf32>'}}
+  %b = tc.scratch 0, %n : memref<4xf32>
+  tc.return
+}

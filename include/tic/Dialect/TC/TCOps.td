@@ -374,6 +374,48 @@ def TC_RandomOp : TC_Op<"random"> {
   let assemblyFormat = "attr-dict `:` type($result)";
 }
 
+def TC_NumThreadsOp : TC_Op<"num_threads", [Pure]> {
+  let summary = "the number of threads parallel loops run on (>= 1)";
+  let description = [{
+    CPU: `tic_rt_num_threads(ctx)`, the context's thread count. A
+    `tc.thread_index` inside a `tc.parallel_for` is below it. Made by
+    `tic-privatize-scatter`, which the CPU pipeline alone runs.
+  }];
+  let results = (outs I32:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+def TC_ThreadIndexOp : TC_Op<"thread_index", [MemoryEffects<[MemRead]>]> {
+  let summary = "the index of the thread running this iteration";
+  let description = [{
+    Inside a `tc.parallel_for` (a `tc.task` once outlined): the index, in
+    `[0, tc.num_threads)`, of the thread that runs the iteration; 0 in host
+    code. Two iterations on one thread may run one after the other, never at
+    the same time, so state indexed by it is private to the iteration. It
+    reads (declared as a memory read) so that no transformation moves it out
+    of its loop.
+  }];
+  let results = (outs I32:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+def TC_ScratchOp : TC_Op<"scratch", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "per-context scratch memory kept zero between uses";
+  let description = [{
+    `%buf = tc.scratch 3, %n : memref<?xf32>`: at least `%n` (i64) elements
+    of the context's scratch slot 3 (CPU: `tic_rt_scratch`), all zero the
+    first time; the memory stays the slot's until the context is destroyed,
+    and whoever writes it puts the zeros back before the next use. A null
+    buffer (aligned pointer 0) when it cannot be allocated: the user falls
+    back to code without it. `%n = 0` gives a non-null empty buffer. Made by
+    `tic-privatize-scatter` (its per-thread partial sums and touched flags).
+  }];
+  let arguments = (ins I32Attr:$slot, I64:$size);
+  let results = (outs MemRefRankOf<[AnySignlessInteger, AnyFloat], [1]>:$buffer);
+  let assemblyFormat = "$slot `,` $size attr-dict `:` type($buffer)";
+  let hasVerifier = 1;
+}
+
 def TC_AssertOp : TC_Op<"assert"> {
   let summary = "reports a kernel failure with `message` when %cond is false";
   let arguments = (ins I1:$cond, StrAttr:$message);
