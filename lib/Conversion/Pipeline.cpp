@@ -41,6 +41,10 @@ void tic::buildTargetNeutralPipeline(mlir::OpPassManager &pm,
   structFor.device = options.cuda;
   pm.addPass(createLowerStructFor(structFor));
   pm.addPass(createSplitIndexSet());
+  // CPU-only objects: a GPU adds floats atomically in its L2, and the
+  // device clone must match the host module of a --target=cuda object.
+  if (options.privatizeScatter && !options.cuda)
+    pm.addPass(createPrivatizeScatter());
   pm.addPass(createLowerFieldAccess());
   if (options.cleanup) pm.addPass(mlir::createCSEPass());
   if (options.accessCSE) {

@@ -263,6 +263,7 @@ bool tic::codegen::runBackend(const sema::CheckedModule &checked,
   lowering.bitStoreFusion = options.bitStoreFusion;
   lowering.bitStoreDemotion = options.bitStoreDemotion;
   lowering.coalesceAtomics = options.coalesceAtomics;
+  lowering.privatizeScatter = options.privatizeScatter;
   lowering.cudaHost = options.cuda;
   lowering.cuda = options.cuda;
   buildCPULoweringPipeline(pm, lowering);

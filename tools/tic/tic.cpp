@@ -53,6 +53,7 @@ struct Options {
   bool noBitStoreFusion = false;
   bool noBitStoreDemotion = false;
   bool noAtomicCoalescing = false;
+  bool noScatterPrivatization = false;
   std::string target = "host";
   std::string cudaArch = "sm_80";
   std::string cudaLibdevice;
@@ -196,6 +197,7 @@ int runCodeGen(const Options &opts, const sema::CheckedModule &checked,
   bo.bitStoreFusion = !opts.noBitStoreFusion;
   bo.bitStoreDemotion = !opts.noBitStoreDemotion;
   bo.coalesceAtomics = !opts.noAtomicCoalescing;
+  bo.privatizeScatter = !opts.noScatterPrivatization;
   bo.denormals = opts.denormals;
   bo.inputName = opts.input == "-" ? "<stdin>" : opts.input;
   bo.timeReport = opts.timeReport;
@@ -359,6 +361,10 @@ int main(int argc, char **argv) {
   app.add_flag("--fno-atomic-coalescing", opts.noAtomicCoalescing,
                "Update each f32 component with its own compare-and-swap loop "
                "(no tic-coalesce-atomics), for ablation");
+  app.add_flag("--fno-scatter-privatization", opts.noScatterPrivatization,
+               "Keep the atomic adds of loops that only add into a field, "
+               "on every thread count (no tic-privatize-scatter): results "
+               "then do not depend on the thread count's reassociation");
   app.add_option("--target", opts.target,
                  "Comma-separated targets: host, cuda (default host)");
   app.add_option("--cuda-arch", opts.cudaArch,

@@ -19,6 +19,10 @@ struct CPULoweringOptions {
   bool demoteAtomics = true;
   /// Run tic-privatize-reductions (one atomic per chunk for reductions).
   bool privatizeReductions = true;
+  /// Run tic-privatize-scatter (CPU-only objects; off: tic
+  /// --fno-scatter-privatization): per-thread copies of fields a parallel
+  /// loop only adds into.
+  bool privatizeScatter = true;
   /// The quantized-store optimisations (off: tic --fno-bit-store-fusion /
   /// --fno-bit-store-demotion, for the ablation): tic-fuse-bit-stores and
   /// tic-demote-bit-stores.

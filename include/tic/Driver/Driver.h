@@ -65,6 +65,8 @@ struct BackendOptions {
   bool bitStoreDemotion = true;
   /// tic-coalesce-atomics on the CPU (tic --fno-atomic-coalescing).
   bool coalesceAtomics = true;
+  /// tic-privatize-scatter on the CPU (tic --fno-scatter-privatization).
+  bool privatizeScatter = true;
   /// Denormal floats in kernels (--denormals): "flush" (flush-to-zero and
   /// denormals-are-zero while a kernel runs, like Taichi's CPU backend) or
   /// "preserve" (IEEE). x86-64 only; elsewhere kernels use the caller's mode.

@@ -222,6 +222,34 @@ def HashMaintenance : Pass<"tic-hash-maintenance", "::mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def PrivatizeScatter : Pass<"tic-privatize-scatter", "::mlir::ModuleOp"> {
+  let summary = "Per-thread copies of fields a parallel loop only adds into";
+  let description = [{
+    A top-level `tc.parallel_for` whose only accesses to a field are
+    `tc.atomic_rmw add` with unused results (a scatter: MPM's particle to
+    grid transfer) gets a second version, chosen at run time when the
+    context has several threads and its copies cost less than the atomics
+    (threads x cells <= costFactor x iterations x adds, at most 512 MiB):
+    each thread adds into its own copy of the field (`tc.scratch` partial
+    sums and touched flags, `tc.thread_index`) with plain loads and stores,
+    and a `tc.parallel_for` over the field's cells then adds the copies of
+    the threads that touched a cell into it (`F = F + sum`, which activates
+    a sparse cell as the atomics would have) and clears them. The sums are
+    reassociated, as in an OpenMP array reduction. Fields on dense, pointer
+    and bitmasked paths qualify; loops with sparse-structure ops or snode
+    ops do not. CPU pipeline only (`tic --fno-scatter-privatization` turns
+    it off).
+  }];
+  let options = [
+    Option<"costFactor", "cost-factor", "int64_t", "8",
+           "Privatize when threads x cells <= cost-factor x iterations x "
+           "atomic adds">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def PrivatizeReductions : Pass<"tic-privatize-reductions", "::mlir::ModuleOp"> {
   let summary = "Per-task private accumulators for kernel-scope reductions";
   let description = [{
