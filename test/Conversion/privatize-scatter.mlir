@@ -4,8 +4,8 @@
 
 // tic-privatize-scatter: a top-level parallel loop whose only accesses to a
 // field are atomic adds with unused results gets a per-thread version,
-// chosen at run time, with a merge loop per field; the original loop stays
-// as the else branch.
+// chosen at run time, with a merge loop per field; on one thread, plain
+// adds into the field; otherwise the original loop.
 
 snode.tree @root {
   snode.pointer @blk axes [0, 1] shape [4, 4] {
@@ -58,11 +58,28 @@ snode.tree @root {
 // CHECK:           tc.parallel_for (%{{.*}}) = (%{{.*}}) to (%c100_i32) {
 // CHECK:               tc.load @c[%{{.*}}] : i32
 // CHECK:               tc.store %{{.*}}, @c[%{{.*}}] : i32
+// One thread: plain adds into the fields themselves (m, also read, keeps
+// its atomic); otherwise the loop as it was.
 // CHECK:         } else {
-// CHECK:           tc.parallel_for
-// CHECK:             tc.atomic_rmw add %{{.*}}, @v
-// CHECK:             tc.atomic_rmw add %{{.*}}, @v[%{{.*}}, %{{.*}}] {comp = 1 : i64}
-// CHECK:             tc.atomic_rmw add %{{.*}}, @c
+// CHECK:           %[[ALONE:.*]] = arith.cmpi eq, %[[T]], %{{.*}} : i32
+// CHECK:           scf.if %[[ALONE]] {
+// CHECK:             tc.parallel_for
+// CHECK-NOT:           tc.atomic_rmw add %{{.*}}, @v
+// CHECK:               %[[OLD:.*]] = tc.load @v[%{{.*}}, %{{.*}}] : f32
+// CHECK:               %[[NEW:.*]] = arith.addf %[[OLD]], %{{.*}} : f32
+// CHECK:               tc.store %[[NEW]], @v[%{{.*}}, %{{.*}}] : f32
+// CHECK:               tc.load @v[%{{.*}}, %{{.*}}] {comp = 1 : i64} : f32
+// CHECK:               tc.store %{{.*}}, @v[%{{.*}}, %{{.*}}] {comp = 1 : i64} : f32
+// CHECK:               tc.atomic_rmw add %{{.*}}, @m
+// CHECK:               tc.load @c
+// CHECK:               arith.addi
+// CHECK:               tc.store %{{.*}}, @c
+// CHECK:           } else {
+// CHECK:             tc.parallel_for
+// CHECK:               tc.atomic_rmw add %{{.*}}, @v
+// CHECK:               tc.atomic_rmw add %{{.*}}, @v[%{{.*}}, %{{.*}}] {comp = 1 : i64}
+// CHECK:               tc.atomic_rmw add %{{.*}}, @m
+// CHECK:               tc.atomic_rmw add %{{.*}}, @c
 // NEVER-LABEL: tc.kernel @p2g
 // NEVER:         tc.scratch
 // NEVER:         scf.if
@@ -75,6 +92,12 @@ snode.tree @root {
 // PIPE-COUNT-1: llvm.atomicrmw fadd
 // PIPE-NOT:     llvm.atomicrmw fadd
 // PIPE-LABEL: llvm.func internal @p2g__par1(
+// The one-thread version: m's add alone is atomic.
+// PIPE-LABEL: llvm.func internal @p2g__par3(
+// PIPE-COUNT-1: llvm.atomicrmw fadd
+// PIPE-NOT:     llvm.atomicrmw fadd
+// PIPE-LABEL: llvm.func internal @p2g__par4(
+// PIPE-COUNT-3: llvm.atomicrmw fadd
 tc.kernel @p2g() {
   %c0 = arith.constant 0 : i32
   %n = arith.constant 1000 : i32

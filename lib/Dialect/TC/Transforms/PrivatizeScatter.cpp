@@ -328,6 +328,32 @@ void buildMerge(OpBuilder &b, Location loc, StringAttr field, const Scatter &s,
   tc::YieldOp::create(mb, loc);
 }
 
+/// The atomic adds of `loop` into the fields of `scatters`.
+SmallVector<tc::AtomicRMWOp>
+scatterAdds(tc::ParallelForOp loop,
+            const llvm::MapVector<StringAttr, Scatter> &scatters) {
+  SmallVector<tc::AtomicRMWOp> adds;
+  loop.walk([&](tc::AtomicRMWOp a) {
+    if (scatters.count(a.getFieldAttr().getAttr()))
+      adds.push_back(a);
+  });
+  return adds;
+}
+
+/// `op` (an atomic add whose old value is unused) as a plain load, add and
+/// store of the same component: for a loop that runs on one thread.
+void demoteAdd(tc::AtomicRMWOp op) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Value old =
+      tc::LoadOp::create(b, loc, op.getValue().getType(), op.getFieldAttr(),
+                         op.getIndices(), op.getCompAttr());
+  Value sum = addOf(b, loc, old, op.getValue());
+  tc::StoreOp::create(b, loc, sum, op.getFieldAttr(), op.getIndices(),
+                      op.getCompAttr());
+  op.erase();
+}
+
 struct PrivatizeScatterPass
     : tic::impl::PrivatizeScatterBase<PrivatizeScatterPass> {
   using PrivatizeScatterBase::PrivatizeScatterBase;
@@ -428,20 +454,26 @@ struct PrivatizeScatterPass
       }
     }
     auto ifOp = scf::IfOp::create(b, loc, use, /*withElse=*/true);
-    // Else: the loop as it was.
-    loop->moveBefore(ifOp.elseBlock()->getTerminator());
+    // Else, on one thread: plain adds into the field itself (the same
+    // additions in the same order as the atomics: the same bits).
+    // Otherwise: the loop as it was.
+    OpBuilder elseB = ifOp.getElseBodyBuilder();
+    Value one32 = i32Const(elseB, loc, 1);
+    Value alone = arith::CmpIOp::create(elseB, loc, arith::CmpIPredicate::eq,
+                                        threads, one32);
+    auto serial = scf::IfOp::create(elseB, loc, alone, /*withElse=*/true);
+    loop->moveBefore(serial.elseBlock()->getTerminator());
+    OpBuilder sb = serial.getThenBodyBuilder();
+    auto plain = cast<tc::ParallelForOp>(sb.clone(*loop));
+    for (tc::AtomicRMWOp a : scatterAdds(plain, scatters))
+      demoteAdd(a);
     // Then: the private copy, and the merges.
     OpBuilder tb = ifOp.getThenBodyBuilder();
     auto priv = cast<tc::ParallelForOp>(tb.clone(*loop));
     Block &entry = priv.getBody().front();
     OpBuilder eb = OpBuilder::atBlockBegin(&entry);
     Value tid = tc::ThreadIndexOp::create(eb, loc, eb.getI32Type());
-    SmallVector<tc::AtomicRMWOp> adds2;
-    priv.walk([&](tc::AtomicRMWOp a) {
-      if (scatters.count(a.getFieldAttr().getAttr()))
-        adds2.push_back(a);
-    });
-    for (tc::AtomicRMWOp a : adds2) {
+    for (tc::AtomicRMWOp a : scatterAdds(priv, scatters)) {
       StringAttr f = a.getFieldAttr().getAttr();
       privatizeAdd(a, scatters.find(f)->second, bufs.find(f)->second, tid);
     }
