@@ -32,6 +32,7 @@ static void reference(int runs) {
           ref_m[x][y] += w[p] * 2.0f;
           ref_hits[x][y] += 2;
         }
+      ref_count[px[p]][py[p]] += 100;
       ref_seen[px[p] + 1][py[p] + 1] += 0.5f;
     }
 }

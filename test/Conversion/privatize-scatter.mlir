@@ -148,3 +148,20 @@ tc.kernel @kept() -> f32 {
   %r = memref.load %acc[] : memref<f32>
   tc.return %r : f32
 }
+
+// Another loop scattering into c (in another kernel) uses c's slots: loops
+// run one after another and leave the copies zero.
+// CHECK-LABEL: tc.kernel @again
+// CHECK:         tc.scratch 2, %{{.*}} : memref<?xi32>
+// CHECK:         tc.scratch 3, %{{.*}} : memref<?xi8>
+tc.kernel @again() {
+  %c0 = arith.constant 0 : i32
+  %n = arith.constant 1000 : i32
+  tc.parallel_for (%p) = (%c0) to (%n) {
+    %one = arith.constant 1 : i32
+    %k = arith.remui %p, %n : i32
+    %f = tc.atomic_rmw add %one, @c[%k] : i32
+    tc.yield
+  }
+  tc.return
+}

@@ -364,6 +364,7 @@ struct PrivatizeScatterPass
     if (failed(layout.checkAllocated()))
       return signalPassFailure();
     int32_t nextSlot = 0;
+    llvm::DenseMap<StringAttr, int32_t> slotOf;
     module.walk([&](tc::ScratchOp op) {
       nextSlot = std::max<int32_t>(nextSlot, op.getSlot() + 1);
     });
@@ -379,8 +380,13 @@ struct PrivatizeScatterPass
       if (scatters.empty())
         continue;
       for (auto &[name, s] : scatters) {
-        s.slot = nextSlot;
-        nextSlot += 2;
+        // One pair of slots per field, shared by every loop that scatters
+        // into it: loops run one after another, and each leaves the copies
+        // zero.
+        auto [it, fresh] = slotOf.try_emplace(name, nextSlot);
+        if (fresh)
+          nextSlot += 2;
+        s.slot = it->second;
       }
       privatize(loop, scatters);
     }
