@@ -1,9 +1,11 @@
-// RUN: %tic-opt %s --tic-allocate-layout --tic-lower-struct-for --tic-lower-field-access | FileCheck %s
-// RUN: %tic-opt %s --tic-allocate-layout --tic-lower-struct-for --tic-lower-field-access --cse --tic-snode-access-cse | FileCheck %s --check-prefix=CSE
+// RUN: %tic-opt %s --tic-allocate-layout --tic-lower-struct-for=lists=false --tic-lower-field-access | FileCheck %s
+// RUN: %tic-opt %s --tic-allocate-layout --tic-lower-struct-for=device=true --tic-lower-field-access | FileCheck %s
+// RUN: %tic-opt %s --tic-allocate-layout --tic-lower-struct-for=lists=false --tic-lower-field-access --cse --tic-snode-access-cse | FileCheck %s --check-prefix=CSE
 
 // Hash nodes at the tc level: an access looks its hash level up by the
-// packed key of the cell indices; a struct-for runs over the entries of
-// the node's pool.
+// packed key of the cell indices; a struct-for without a cached list (for
+// --target=cuda, or with lists=false) runs over the entries of the node's
+// pool (struct-for-hash-list.mlir: with one).
 
 snode.tree @root {
   snode.hash @h axes [0, 1] shape [4, 4] {

@@ -15,8 +15,9 @@ snode.tree @root {
 // The ambient (absent keys) and sink entries: a whole entry, 48 bytes.
 // CHECK-DAG: llvm.mlir.global internal @__tic_ambient_cell() {{.*}} : !llvm.array<48 x i8>
 // The table (an 8-byte header, room for 2^22 buckets), then its pool state
-// (64 bytes, on a cache line of its own).
-// CHECK-DAG: snode.buffer @tic.root size 33554560 align 64
+// (64 bytes, on a cache line of its own) and its epoch counter (8 bytes,
+// the root cell padded to 64).
+// CHECK-DAG: snode.buffer @tic.root size 33554624 align 64
 
 // CHECK-LABEL: tc.kernel @k
 // is_active: the bucket of the mixed key, a walk of its chain comparing
@@ -53,14 +54,20 @@ snode.tree @root {
 // CHECK:         %[[CAS:.*]] = llvm.cmpxchg %{{.*}}, %[[H2]], %{{.*}} acq_rel acquire
 // CHECK:         "llvm.intr.memset"
 // CHECK:         snode.free_cell %{{.*}}, @h unused : !llvm.ptr
-// ... then the flag set unless set.
+// ... then the flag set unless set; the thread that set it counts the
+// activation in the node's epoch (the cached lists of hash paths).
 // CHECK:       llvm.load %{{.*}} atomic monotonic
 // CHECK:       scf.if
-// CHECK:         llvm.atomicrmw xchg %{{.*}}, %{{.*}} monotonic : !llvm.ptr, i32
-// Deactivation: the flag cleared; if it was set, the cell zeroed.
+// CHECK:         %[[WAS:.*]] = llvm.atomicrmw xchg %{{.*}}, %{{.*}} monotonic : !llvm.ptr, i32
+// CHECK:         %[[NEW:.*]] = arith.cmpi eq, %[[WAS]], %{{.*}} : i32
+// CHECK:         scf.if %[[NEW]] {
+// CHECK:           llvm.atomicrmw add %{{.*}}, %{{.*}} monotonic : !llvm.ptr, i64
+// Deactivation: the flag cleared; if it was set, the epoch counted and the
+// cell zeroed.
 // CHECK:       scf.while
 // CHECK:       %[[OLD:.*]] = llvm.atomicrmw xchg %{{.*}}, %{{.*}} monotonic : !llvm.ptr, i32
 // CHECK:       arith.cmpi ne, %[[OLD]]
+// CHECK:       llvm.atomicrmw add %{{.*}}, %{{.*}} monotonic : !llvm.ptr, i64
 // CHECK:       "llvm.intr.memset"
 // Below a hash, indices may be negative: a non-negative remainder (3 is
 // not a power of two) and floor division.

@@ -601,11 +601,21 @@ struct LookupLowering : SNodePattern<LookupOp> {
         auto ifClear = scf::IfOp::create(rewriter, loc, clear, false);
         OpBuilder::InsertionGuard g(rewriter);
         rewriter.setInsertionPointToStart(ifClear.thenBlock());
-        LLVM::AtomicRMWOp::create(
+        Value old = LLVM::AtomicRMWOp::create(
             rewriter, loc, LLVM::AtomicBinOp::xchg,
             entryField(rewriter, loc, entry, kHashFlagOffset),
             arith::ConstantIntOp::create(rewriter, loc, i32, 1),
             LLVM::AtomicOrdering::monotonic);
+        // The thread that set it counts the activation in the epoch (the
+        // cached lists of hash paths).
+        if (n->epochOffset >= 0) {
+          Value zero = arith::ConstantIntOp::create(rewriter, loc, i32, 0);
+          Value was = arith::CmpIOp::create(
+              rewriter, loc, arith::CmpIPredicate::eq, old, zero);
+          auto ifNew = scf::IfOp::create(rewriter, loc, was, false);
+          rewriter.setInsertionPointToStart(ifNew.thenBlock());
+          bumpEpoch(rewriter, loc, *n);
+        }
       } else if (op.getKnownActive()) {
         entry = findEntry(rewriter, loc, loadSlot(rewriter, loc, bucket),
                           adaptor.getLinear());
@@ -930,6 +940,7 @@ struct DeactivateLowering : SNodePattern<DeactivateOp> {
               arith::ConstantIntOp::create(rewriter, loc, i32, 0)),
           false);
       rewriter.setInsertionPointToStart(ifWas.thenBlock());
+      bumpEpoch(rewriter, loc, *n);
       if (n->cellSize > 0) {
         clearCell(rewriter, loc, *n,
                   byteOffset(rewriter, loc, e, n->hashCellOffset));

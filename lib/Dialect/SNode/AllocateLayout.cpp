@@ -125,7 +125,7 @@ static LogicalResult layoutCell(Region &region, int64_t &size, int64_t &align) {
 /// After the root cell of `tree` (`size` bytes): the state of the pool of
 /// each pointer, dynamic and hash node (read and written by the runtime and
 /// by the code that allocates cells), an epoch counter (i64) per
-/// bitmasked and pointer node, and per pointer node, and bitmasked node
+/// bitmasked, pointer and hash node, and per pointer node, and bitmasked node
 /// without a pointer node above it, with at most kMaxListCells cells in all
 /// its parents' cells, its list of active cells (stamp i64, count i32, pad,
 /// then an i32 per cell). Grows `size`. (Below a pointer node, a struct-for
@@ -144,14 +144,19 @@ static void layoutStructure(TreeOp tree, int64_t &size, int64_t &align) {
           IntegerAttr::get(IntegerType::get(op->getContext(), 64), size));
       size += 64;
     }
-    if (!c || (c.getKind() != SNodeKind::Bitmasked &&
-               c.getKind() != SNodeKind::Pointer))
+    if (!c ||
+        (c.getKind() != SNodeKind::Bitmasked &&
+         c.getKind() != SNodeKind::Pointer && c.getKind() != SNodeKind::Hash))
       return;
     size = alignTo(size, 8);
     align = std::max<int64_t>(align, 8);
     op->setAttr("epoch_offset",
                 IntegerAttr::get(IntegerType::get(op->getContext(), 64), size));
     size += 8;
+    // A hash path's list of active cells is in scratch memory
+    // (tic-lower-struct-for): its length is not known here.
+    if (c.getKind() == SNodeKind::Hash)
+      return;
     int64_t cells = 1;
     for (SNodeContainerOpInterface q : getContainerPath(op)) {
       if (c.getKind() == SNodeKind::Bitmasked &&

@@ -849,8 +849,8 @@ LogicalResult StructurePtrOp::verifySymbolUses(SymbolTableCollection &tables) {
   if (!c->hasAttr(attr))
     return emitOpError("SNode '")
            << getNode() << "' has no " << (getList() ? "list" : "epoch")
-           << " (run tic-allocate-layout; only bitmasked and pointer nodes "
-              "have epochs, and pointer nodes lists)";
+           << " (run tic-allocate-layout; only bitmasked, pointer and hash "
+              "nodes have epochs, and pointer nodes lists)";
   return success();
 }
 LogicalResult AppendOp::verifySymbolUses(SymbolTableCollection &tables) {

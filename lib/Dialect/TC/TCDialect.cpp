@@ -378,6 +378,14 @@ LogicalResult AtomicRMWOp::verify() {
   return verifyAtomicKind(*this, getKind(), getValue().getType());
 }
 
+int32_t tic::tc::getNextScratchSlot(Operation *module) {
+  int32_t next = 0;
+  module->walk([&](ScratchOp op) {
+    next = std::max<int32_t>(next, int32_t(op.getSlot()) + 1);
+  });
+  return next;
+}
+
 LogicalResult ScratchOp::verify() {
   int64_t slot = getSlotAttr().getValue().getSExtValue();
   if (slot < 0)

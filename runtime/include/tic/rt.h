@@ -121,10 +121,11 @@ TC_API int32_t tic_rt_num_threads(const tic_rt_context *ctx);
 
 /* Scratch memory of generated code (tc.scratch): at least `bytes` bytes of
  * the context's slot `slot` (0 <= slot < 65536), zero when first handed
- * out; the caller leaves them zero again after each use, so a later call
- * gets zeros without clearing. Kept until the context is destroyed. NULL
- * when it cannot be allocated (the caller then runs code that needs no
- * scratch). Not thread-safe: called from kernel code outside tasks. */
+ * out. The contents are kept between calls (callers that need zeros leave
+ * them zero after each use) until the context is destroyed, or until a
+ * larger request replaces them with fresh zeroed memory. NULL when it
+ * cannot be allocated (the caller then runs code that needs no scratch).
+ * Not thread-safe: called from kernel code outside tasks. */
 TC_API void *tic_rt_scratch(tic_rt_context *ctx, int32_t slot, uint64_t bytes);
 
 /* The x86-64 micro-architecture level this process may use: 1 (baseline),

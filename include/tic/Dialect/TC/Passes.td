@@ -49,6 +49,7 @@ def LowerStructFor : Pass<"tic-lower-struct-for", "::mlir::ModuleOp"> {
            "the loop over it, in launches (host code reads no field memory)">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::LLVM::LLVMDialect"];
 }

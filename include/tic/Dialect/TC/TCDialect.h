@@ -52,6 +52,9 @@ constexpr llvm::StringLiteral kWholeWordAttrName = "tc.word";
 /// `v` as `x + k` with a constant k (arith.addi / arith.subi of a
 /// constant); `{v, 0}` otherwise.
 std::pair<mlir::Value, int64_t> splitConstantOffset(mlir::Value v);
+/// The first tc.scratch slot no op in `module` uses (the passes that add
+/// scratch memory number their slots from it).
+int32_t getNextScratchSlot(mlir::Operation *module);
 } // namespace tic::tc
 
 #endif

@@ -400,15 +400,18 @@ def TC_ThreadIndexOp : TC_Op<"thread_index", [MemoryEffects<[MemRead]>]> {
 }
 
 def TC_ScratchOp : TC_Op<"scratch", [MemoryEffects<[MemRead, MemWrite]>]> {
-  let summary = "per-context scratch memory kept zero between uses";
+  let summary = "per-context scratch memory, kept between launches";
   let description = [{
     `%buf = tc.scratch 3, %n : memref<?xf32>`: at least `%n` (i64) elements
     of the context's scratch slot 3 (CPU: `tic_rt_scratch`), all zero the
-    first time; the memory stays the slot's until the context is destroyed,
-    and whoever writes it puts the zeros back before the next use. A null
-    buffer (aligned pointer 0) when it cannot be allocated: the user falls
-    back to code without it. `%n = 0` gives a non-null empty buffer. Made by
-    `tic-privatize-scatter` (its per-thread partial sums and touched flags).
+    first time; the memory and its contents stay the slot's until the
+    context is destroyed, or until a larger request replaces them with
+    zeros. A null buffer (aligned pointer 0) when it cannot be allocated:
+    the user falls back to code without it. `%n = 0` gives a non-null
+    empty buffer. Made by `tic-privatize-scatter` (per-thread partial sums
+    and touched flags, which it leaves zero after each use) and
+    `tic-lower-struct-for` (the cached list of a hash path's active cells,
+    with its stamp: zeros read as a list that needs building).
   }];
   let arguments = (ins I32Attr:$slot, I64:$size);
   let results = (outs MemRefRankOf<[AnySignlessInteger, AnyFloat], [1]>:$buffer);

@@ -14,6 +14,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
@@ -257,6 +258,34 @@ static void decodeHashCell(OpBuilder &b, Location loc,
     fold(a, hash.shape[k], key[k]);
 }
 
+/// The cell of the deeper sparse node in the hash cell `cell` with
+/// `ratio[a]` of its cells along axis a per hash cell: number `l` (i32,
+/// row-major over the ratios) of them, i.e. the hash cell's indices times
+/// the ratio plus `l`'s place.
+static SmallVector<Value> deepCellOf(OpBuilder &ib, Location loc,
+                                     ArrayRef<Value> cell,
+                                     ArrayRef<int64_t> ratio, Value l) {
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(ib, loc, ib.getI32Type(), v);
+  };
+  SmallVector<Value> deepCell(ratio.size());
+  auto nsw = arith::IntegerOverflowFlags::nsw;
+  for (size_t a = ratio.size(); a-- > 0;) {
+    Value r = l;
+    if (a > 0) {
+      r = arith::RemUIOp::create(ib, loc, l, cst(ratio[a]));
+      l = arith::DivUIOp::create(ib, loc, l, cst(ratio[a]));
+    }
+    if (a < cell.size()) {
+      Value scaled =
+          arith::MulIOp::create(ib, loc, cell[a], cst(ratio[a]), nsw);
+      r = arith::AddIOp::create(ib, loc, scaled, r, nsw);
+    }
+    deepCell[a] = r;
+  }
+  return deepCell;
+}
+
 /// A struct-for over a path under a hash node (a child of the root or of
 /// dense nodes):
 /// parallel over the entries of the hash node's pool, each visited when
@@ -271,17 +300,23 @@ static void decodeHashCell(OpBuilder &b, Location loc,
 ///       serial over the elements of the cell: body
 ///
 /// Indices may be negative (floor division places them in cells).
-static tc::ParallelForOp buildHashLoop(OpBuilder &b, tc::StructForOp sf,
-                                       const snode::NodeLayout &hash,
-                                       const snode::NodeLayout &deep,
-                                       ArrayRef<int64_t> shape,
-                                       SmallVectorImpl<Value> &indices) {
+static tc::ParallelForOp buildCachedHashLoop(
+    OpBuilder &b, tc::StructForOp sf, const snode::NodeLayout &hash,
+    const snode::NodeLayout &deep, ArrayRef<int64_t> ratio, int64_t sub,
+    ArrayRef<const snode::NodeLayout *> sparsePath, int32_t slot,
+    ArrayRef<int64_t> shape, SmallVectorImpl<Value> &indices);
+
+static tc::ParallelForOp
+buildHashLoop(OpBuilder &b, tc::StructForOp sf, const snode::NodeLayout &hash,
+              const snode::NodeLayout &deep, ArrayRef<int64_t> shape,
+              SmallVectorImpl<Value> &indices,
+              ArrayRef<const snode::NodeLayout *> cachePath = {},
+              int32_t slot = 0) {
   Location loc = sf.getLoc();
   Type i32 = b.getI32Type();
   auto cst = [&](OpBuilder &bb, int64_t v) -> Value {
     return arith::ConstantIntOp::create(bb, loc, i32, v);
   };
-  Value n = tc::HashEntriesOp::create(b, loc, i32, hash.name);
   // A deeper sparse node (not a list): the loop is also parallel over its
   // cells in each hash cell, `sub` of them (one task per block of a
   // hash -> pointer grid, however few hash cells there are).
@@ -295,6 +330,12 @@ static tc::ParallelForOp buildHashLoop(OpBuilder &b, tc::StructForOp sf,
       sub *= ratio.back();
     }
   bool split = sub > 1 && sub <= INT32_MAX;
+  if (!cachePath.empty() && deep.kind != snode::SNodeKind::Dynamic &&
+      sub <= INT32_MAX)
+    return buildCachedHashLoop(
+        b, sf, hash, deep, split ? ratio : ArrayRef<int64_t>{}, split ? sub : 1,
+        cachePath, slot, shape, indices);
+  Value n = tc::HashEntriesOp::create(b, loc, i32, hash.name);
   SmallVector<Value> lbs{cst(b, 0)}, ubs{n};
   if (split) {
     lbs.push_back(cst(b, 0));
@@ -319,25 +360,8 @@ static tc::ParallelForOp buildHashLoop(OpBuilder &b, tc::StructForOp sf,
   SmallVector<Value> cell(hash.cellIndexShape.size(), cst(ib, 0));
   decodeHashCell(ib, loc, hash, entry.getIndices(), cell);
   if (split) {
-    // The deep cell: the hash cell's indices times the ratio plus the
-    // second loop index's place (row-major over the ratios).
-    SmallVector<Value> deepCell(ratio.size());
-    Value l = outer->getArgument(1);
-    auto nsw = arith::IntegerOverflowFlags::nsw;
-    for (size_t a = ratio.size(); a-- > 0;) {
-      Value r = l;
-      if (a > 0) {
-        r = arith::RemUIOp::create(ib, loc, l, cst(ib, ratio[a]));
-        l = arith::DivUIOp::create(ib, loc, l, cst(ib, ratio[a]));
-      }
-      deepCell[a] = a < cell.size()
-                        ? Value(arith::AddIOp::create(
-                              ib, loc,
-                              arith::MulIOp::create(ib, loc, cell[a],
-                                                    cst(ib, ratio[a]), nsw),
-                              r, nsw))
-                        : r;
-    }
+    SmallVector<Value> deepCell =
+        deepCellOf(ib, loc, cell, ratio, outer->getArgument(1));
     Value active =
         tc::IsActiveOp::create(ib, loc, ib.getI1Type(), deep.name, deepCell);
     auto ifDeep = scf::IfOp::create(ib, loc, active, false);
@@ -358,6 +382,211 @@ static tc::ParallelForOp buildHashLoop(OpBuilder &b, tc::StructForOp sf,
     visitElements(ib, loc, cell, hash, deep, shape, /*nonNegative=*/false,
                   indices);
   }
+  spliceBody(ib, sf, indices);
+  return pf;
+}
+
+/// The stamp of a cached list: the sum of the epoch counters of the sparse
+/// nodes of its path (every activation or deactivation of one of their
+/// cells adds 1 to its node's).
+static Value pathStamp(OpBuilder &b, Location loc,
+                       ArrayRef<const snode::NodeLayout *> sparsePath) {
+  Type i64 = b.getI64Type();
+  Type ptrTy = LLVM::LLVMPointerType::get(b.getContext());
+  Value stamp = arith::ConstantIntOp::create(b, loc, i64, 0);
+  for (const snode::NodeLayout *n : sparsePath) {
+    Value p = snode::StructurePtrOp::create(b, loc, ptrTy, n->name, false);
+    Value e = LLVM::LoadOp::create(b, loc, i64, p, 8, false, false, false,
+                                   false, LLVM::AtomicOrdering::monotonic);
+    stamp = arith::AddIOp::create(b, loc, stamp, e);
+  }
+  return stamp;
+}
+
+/// A struct-for over a hash path with a cached list of its active cells
+/// (CPU-only objects): the cells of the deepest sparse node `deep` (`sub`
+/// of them per hash cell, `ratio` per axis; sub = 1: the hash cells), as
+/// entry * sub + l, in `tc.scratch` memory (i64: the stamp, the count, the
+/// list), rebuilt only when the stamp of the path changed:
+///
+///   %n = tc.hash_entries @h
+///   %buf = tc.scratch slot, %n * sub + 2 : memref<?xi64>   (null: %ok false)
+///   %stale = %ok and buf[0] != stamp
+///   if %stale { buf[1] = 0 }
+///   tc.parallel_for (%e, %l) = (0, 0) to (%stale ? %n : 0, sub) {
+///     if tc.hash_entry @h[%e] active and tc.is_active @deep[...] {
+///       buf[2 + atomic buf[1]++] = %e * sub + %l } }
+///   if %stale { buf[0] = stamp }
+///   tc.parallel_for (%x) = (0) to (%ok ? buf[1] : %n * sub) {
+///     %v = %ok ? buf[2 + %x] : %x
+///     cell of entry %v / sub, deep cell %v % sub; when not %ok, tested
+///     serial over the elements: body }
+///
+/// (Without its scratch memory the loop is the scan of buildHashLoop.) A
+/// time-stepping loop that activates nothing builds the list once.
+static tc::ParallelForOp buildCachedHashLoop(
+    OpBuilder &b, tc::StructForOp sf, const snode::NodeLayout &hash,
+    const snode::NodeLayout &deep, ArrayRef<int64_t> ratio, int64_t sub,
+    ArrayRef<const snode::NodeLayout *> sparsePath, int32_t slot,
+    ArrayRef<int64_t> shape, SmallVectorImpl<Value> &indices) {
+  Location loc = sf.getLoc();
+  Type i1 = b.getI1Type(), i32 = b.getI32Type(), i64 = b.getI64Type();
+  auto c32 = [&](OpBuilder &bb, int64_t v) -> Value {
+    return arith::ConstantIntOp::create(bb, loc, i32, v);
+  };
+  auto c64 = [&](OpBuilder &bb, int64_t v) -> Value {
+    return arith::ConstantIntOp::create(bb, loc, i64, v);
+  };
+  auto at = [&](OpBuilder &bb, Value i64Index) -> Value {
+    return arith::IndexCastOp::create(bb, loc, bb.getIndexType(), i64Index);
+  };
+  bool split = !ratio.empty();
+  Value n = tc::HashEntriesOp::create(b, loc, i32, hash.name);
+  Value n64 = arith::ExtUIOp::create(b, loc, i64, n);
+  Value total = arith::MulIOp::create(b, loc, n64, c64(b, sub));
+  Value size = arith::AddIOp::create(b, loc, total, c64(b, 2));
+  Value buf = tc::ScratchOp::create(
+      b, loc, MemRefType::get({ShapedType::kDynamic}, i64), slot, size);
+  Value ptr = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buf);
+  Value zeroIdx = arith::ConstantIndexOp::create(b, loc, 0);
+  Value ok =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, ptr, zeroIdx);
+  Value stamp = pathStamp(b, loc, sparsePath);
+  auto ifOk = scf::IfOp::create(b, loc, TypeRange{i1}, ok, true);
+  {
+    OpBuilder tb = ifOk.getThenBodyBuilder();
+    Value built =
+        memref::LoadOp::create(tb, loc, buf, ValueRange{at(tb, c64(tb, 0))});
+    Value stale =
+        arith::CmpIOp::create(tb, loc, arith::CmpIPredicate::ne, built, stamp);
+    scf::YieldOp::create(tb, loc, stale);
+    OpBuilder eb = ifOk.getElseBodyBuilder();
+    scf::YieldOp::create(
+        eb, loc, ValueRange{arith::ConstantIntOp::create(eb, loc, i1, 0)});
+  }
+  Value stale = ifOk.getResult(0);
+  {
+    auto ifStale = scf::IfOp::create(b, loc, stale, false);
+    OpBuilder tb = ifStale.getThenBodyBuilder();
+    memref::StoreOp::create(tb, loc, c64(tb, 0), buf,
+                            ValueRange{at(tb, c64(tb, 1))});
+  }
+  // The rebuild: every entry (and deep cell in it) when stale.
+  Value ub = arith::SelectOp::create(b, loc, stale, n, c32(b, 0));
+  SmallVector<Value> lbs{c32(b, 0)}, ubs{ub};
+  if (split) {
+    lbs.push_back(c32(b, 0));
+    ubs.push_back(c32(b, sub));
+  }
+  auto rebuild = tc::ParallelForOp::create(b, loc, lbs, ubs);
+  {
+    Block *body = &rebuild.getBody().front();
+    OpBuilder rb = OpBuilder::atBlockEnd(body);
+    SmallVector<Type> types(
+        1 + snode::getHashKeySlots(hash.axes.size(), hash.nestedHash), i32);
+    types[0] = i1;
+    Value e = body->getArgument(0);
+    auto entry = tc::HashEntryOp::create(rb, loc, types, hash.name, e);
+    auto ifActive = scf::IfOp::create(rb, loc, entry.getActive(), false);
+    tc::YieldOp::create(rb, loc);
+    OpBuilder ab = ifActive.getThenBodyBuilder();
+    Value l = split ? body->getArgument(1) : c32(ab, 0);
+    if (split) {
+      SmallVector<Value> cell(hash.cellIndexShape.size(), c32(ab, 0));
+      decodeHashCell(ab, loc, hash, entry.getIndices(), cell);
+      SmallVector<Value> deepCell = deepCellOf(ab, loc, cell, ratio, l);
+      Value active = tc::IsActiveOp::create(ab, loc, i1, deep.name, deepCell);
+      auto ifDeep = scf::IfOp::create(ab, loc, active, false);
+      ab = ifDeep.getThenBodyBuilder();
+    }
+    Value one = c64(ab, 1);
+    Value k =
+        memref::AtomicRMWOp::create(ab, loc, arith::AtomicRMWKind::addi, one,
+                                    buf, ValueRange{at(ab, c64(ab, 1))});
+    Value e64 = arith::ExtUIOp::create(ab, loc, i64, e);
+    Value l64 = arith::ExtUIOp::create(ab, loc, i64, l);
+    Value scaled = arith::MulIOp::create(ab, loc, e64, c64(ab, sub));
+    Value v = arith::AddIOp::create(ab, loc, scaled, l64);
+    Value pos = arith::AddIOp::create(ab, loc, k, c64(ab, 2));
+    memref::StoreOp::create(ab, loc, v, buf, ValueRange{at(ab, pos)});
+  }
+  {
+    auto ifStale = scf::IfOp::create(b, loc, stale, false);
+    OpBuilder tb = ifStale.getThenBodyBuilder();
+    memref::StoreOp::create(tb, loc, stamp, buf,
+                            ValueRange{at(tb, c64(tb, 0))});
+  }
+  // The body: over the list, or (no scratch memory) over every entry and
+  // deep cell, tested.
+  auto ifCount = scf::IfOp::create(b, loc, TypeRange{i64}, ok, true);
+  {
+    OpBuilder tb = ifCount.getThenBodyBuilder();
+    Value count =
+        memref::LoadOp::create(tb, loc, buf, ValueRange{at(tb, c64(tb, 1))});
+    scf::YieldOp::create(tb, loc, count);
+    OpBuilder eb = ifCount.getElseBodyBuilder();
+    scf::YieldOp::create(eb, loc, total);
+  }
+  auto pf = tc::ParallelForOp::create(b, loc, ValueRange{c64(b, 0)},
+                                      ValueRange{ifCount.getResult(0)});
+  Block *outer = &pf.getBody().front();
+  OpBuilder ob = OpBuilder::atBlockEnd(outer);
+  tc::YieldOp::create(ob, loc);
+  OpBuilder ib = OpBuilder::atBlockBegin(outer);
+  Value x = outer->getArgument(0);
+  auto ifV = scf::IfOp::create(ib, loc, TypeRange{i64}, ok, true);
+  {
+    OpBuilder tb = ifV.getThenBodyBuilder();
+    Value pos = arith::AddIOp::create(tb, loc, x, c64(tb, 2));
+    Value v = memref::LoadOp::create(tb, loc, buf, ValueRange{at(tb, pos)});
+    scf::YieldOp::create(tb, loc, v);
+    OpBuilder eb = ifV.getElseBodyBuilder();
+    scf::YieldOp::create(eb, loc, x);
+  }
+  Value v = ifV.getResult(0);
+  Value e64 = arith::DivUIOp::create(ib, loc, v, c64(ib, sub));
+  Value e = arith::TruncIOp::create(ib, loc, i32, e64);
+  SmallVector<Type> types(
+      1 + snode::getHashKeySlots(hash.axes.size(), hash.nestedHash), i32);
+  types[0] = i1;
+  auto entry = tc::HashEntryOp::create(ib, loc, types, hash.name, e);
+  SmallVector<Value> cell(hash.cellIndexShape.size(), c32(ib, 0));
+  decodeHashCell(ib, loc, hash, entry.getIndices(), cell);
+  SmallVector<Value> deepCell;
+  if (split) {
+    Value l64 = arith::RemUIOp::create(ib, loc, v, c64(ib, sub));
+    Value l = arith::TruncIOp::create(ib, loc, i32, l64);
+    deepCell = deepCellOf(ib, loc, cell, ratio, l);
+  }
+  // Listed cells are active; without the list, test them.
+  auto ifActive = scf::IfOp::create(ib, loc, TypeRange{i1}, ok, true);
+  {
+    OpBuilder tb = ifActive.getThenBodyBuilder();
+    scf::YieldOp::create(
+        tb, loc, ValueRange{arith::ConstantIntOp::create(tb, loc, i1, 1)});
+    OpBuilder eb = ifActive.getElseBodyBuilder();
+    Value active = entry.getActive();
+    if (split) {
+      auto ifEntry = scf::IfOp::create(eb, loc, TypeRange{i1}, active, true);
+      OpBuilder et = ifEntry.getThenBodyBuilder();
+      Value deepActive =
+          tc::IsActiveOp::create(et, loc, i1, deep.name, deepCell);
+      scf::YieldOp::create(et, loc, deepActive);
+      OpBuilder ee = ifEntry.getElseBodyBuilder();
+      scf::YieldOp::create(
+          ee, loc, ValueRange{arith::ConstantIntOp::create(ee, loc, i1, 0)});
+      active = ifEntry.getResult(0);
+    }
+    scf::YieldOp::create(eb, loc, active);
+  }
+  auto ifRun = scf::IfOp::create(ib, loc, ifActive.getResult(0), false);
+  ib.setInsertionPointToStart(ifRun.thenBlock());
+  if (split)
+    splitCell(ib, loc, deepCell, deep.cellIndexShape, shape,
+              /*nonNegative=*/false, indices);
+  else
+    visitElements(ib, loc, cell, hash, deep, shape, /*nonNegative=*/false,
+                  indices);
   spliceBody(ib, sf, indices);
   return pf;
 }
@@ -494,15 +723,8 @@ static tc::ParallelForOp buildCachedListLoop(
                                ArrayRef<LLVM::GEPArg>{int32_t(off)},
                                LLVM::GEPNoWrapFlags::inbounds);
   };
-  auto pathStamp = [&](OpBuilder &bb) {
-    Value stamp = arith::ConstantIntOp::create(bb, loc, i64, 0);
-    for (const snode::NodeLayout *n : sparsePath) {
-      Value p = snode::StructurePtrOp::create(bb, loc, ptrTy, n->name, false);
-      Value e = LLVM::LoadOp::create(bb, loc, i64, p, 8, false, false, false,
-                                     false, LLVM::AtomicOrdering::monotonic);
-      stamp = arith::AddIOp::create(bb, loc, stamp, e);
-    }
-    return stamp;
+  auto stampOf = [&](OpBuilder &bb) {
+    return ::pathStamp(bb, loc, sparsePath);
   };
   int64_t total = 1;
   for (int64_t e : node.cellIndexShape)
@@ -566,7 +788,7 @@ static tc::ParallelForOp buildCachedListLoop(
     {
       Block *body = &prep.getBody().front();
       OpBuilder pb = OpBuilder::atBlockEnd(body);
-      Value stamp = pathStamp(pb);
+      Value stamp = stampOf(pb);
       Value list = listPtr(pb);
       Value built = LLVM::LoadOp::create(pb, loc, i64, list, 8);
       Value stale = arith::CmpIOp::create(pb, loc, arith::CmpIPredicate::ne,
@@ -598,7 +820,7 @@ static tc::ParallelForOp buildCachedListLoop(
     }
     return bodyLoop(c32(b, total), /*bounded=*/true);
   }
-  Value stamp = pathStamp(b);
+  Value stamp = stampOf(b);
   Value list = listPtr(b);
   Value built = LLVM::LoadOp::create(b, loc, i64, list, 8);
   Value valid =
@@ -650,6 +872,7 @@ struct LowerStructForPass : tic::impl::LowerStructForBase<LowerStructForPass> {
       return signalPassFailure();
     SmallVector<tc::StructForOp> loops;
     module.walk([&](tc::StructForOp op) { loops.push_back(op); });
+    int32_t nextSlot = tc::getNextScratchSlot(module);
     for (tc::StructForOp sf : loops) {
       SmallVector<int64_t> shape;
       bool supported = true;
@@ -700,7 +923,24 @@ struct LowerStructForPass : tic::impl::LowerStructForBase<LowerStructForPass> {
           if (lv.node->kind == snode::SNodeKind::Hash)
             hash = lv.node;
         if (hash) {
-          pf = buildHashLoop(b, sf, *hash, *sparse->node, shape, indices);
+          // A cached list of the active cells (CPU-only objects: in
+          // scratch memory), when every sparse node of the path counts its
+          // changes.
+          SmallVector<const snode::NodeLayout *> path;
+          bool counted = lists && !device;
+          for (const snode::LevelAccess &lv : levels) {
+            if (!snode::isAlwaysActive(lv.node->kind)) {
+              path.push_back(lv.node);
+              counted &= lv.node->epochOffset >= 0;
+            }
+            if (lv.node == sparse->node)
+              break;
+          }
+          if (!counted)
+            path.clear();
+          int32_t slot = path.empty() ? 0 : nextSlot++;
+          pf = buildHashLoop(b, sf, *hash, *sparse->node, shape, indices, path,
+                             slot);
         } else if (sparse->node->kind == snode::SNodeKind::Dynamic) {
           pf = buildListLoop(b, sf, *sparse->node, indices);
         } else if (const snode::NodeLayout *listed =

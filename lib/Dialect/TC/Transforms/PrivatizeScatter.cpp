@@ -363,11 +363,8 @@ struct PrivatizeScatterPass
     snode::SNodeLayout layout(module);
     if (failed(layout.checkAllocated()))
       return signalPassFailure();
-    int32_t nextSlot = 0;
+    int32_t nextSlot = tc::getNextScratchSlot(module);
     llvm::DenseMap<StringAttr, int32_t> slotOf;
-    module.walk([&](tc::ScratchOp op) {
-      nextSlot = std::max<int32_t>(nextSlot, op.getSlot() + 1);
-    });
     SmallVector<tc::ParallelForOp> loops;
     for (tc::KernelOp kernel : module.getOps<tc::KernelOp>())
       kernel.walk<WalkOrder::PreOrder>([&](tc::ParallelForOp loop) {
