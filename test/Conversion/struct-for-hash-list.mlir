@@ -83,3 +83,36 @@ tc.kernel @flip(%i: i32) {
   tc.store %one, @z[%i, %i] : f32
   tc.return
 }
+
+// Lists below a hash: the cached list holds the hash cells (the stamp is
+// the hash's epoch alone: appends change lengths, not which cells are
+// active), the body loops over each list's elements up to its length.
+snode.tree @t3 {
+  snode.hash @hb axes [0] shape [8] {
+    snode.dense @cells axes [0] shape [2] {
+      snode.dynamic @dl axes [1] shape [32] attributes {chunk = 8 : i64} { snode.place @p : [i32] }
+    }
+  }
+}
+// CHECK-LABEL: tc.kernel @lists
+// CHECK:       tc.hash_entries @hb
+// CHECK:       tc.scratch 1, %{{.*}} : memref<?xi64>
+// CHECK:       snode.structure_ptr @hb epoch
+// CHECK-NOT:   snode.structure_ptr
+// CHECK:       tc.parallel_for (%{{.*}}) = (%{{.*}}) to (%{{.*}}) {
+// CHECK:         tc.hash_entry @hb
+// CHECK:         memref.atomic_rmw addi
+// CHECK:       tc.parallel_for (%{{.*}}) = (%{{.*}}) to (%{{.*}}) : i64 {
+// CHECK:         tc.hash_entry @hb
+// CHECK:         scf.if
+// CHECK:           scf.for
+// CHECK:             %[[LEN:.*]] = tc.length @dl
+// CHECK:             scf.for %{{.*}} = %{{.*}} to %[[LEN]]
+// CHECK:               tc.load @p
+tc.kernel @lists() {
+  tc.struct_for @p (%i, %j) {
+    %v = tc.load @p[%i, %j] : i32
+    tc.yield
+  }
+  tc.return
+}

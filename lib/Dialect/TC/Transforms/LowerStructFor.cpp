@@ -258,6 +258,28 @@ static void decodeHashCell(OpBuilder &b, Location loc,
     fold(a, hash.shape[k], key[k]);
 }
 
+/// Serial loops at `ib` over the lists of dynamic node `list` in the hash
+/// cell `cell` of `hash`, then over each list's elements up to its length.
+/// Leaves `ib` in the innermost loop.
+static void visitListElements(OpBuilder &ib, Location loc, ArrayRef<Value> cell,
+                              const snode::NodeLayout &hash,
+                              const snode::NodeLayout &list,
+                              SmallVectorImpl<Value> &indices) {
+  Type i32 = ib.getI32Type();
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(ib, loc, i32, v);
+  };
+  SmallVector<Value> lists;
+  splitCell(ib, loc, cell, hash.cellIndexShape,
+            ArrayRef<int64_t>(list.cellIndexShape).drop_back(), false, lists);
+  Value len = tc::LengthOp::create(ib, loc, i32, list.name, lists);
+  Value zero = cst(0), one = cst(1);
+  auto loop = scf::ForOp::create(ib, loc, zero, len, one);
+  ib.setInsertionPointToStart(loop.getBody());
+  indices.append(lists.begin(), lists.end());
+  indices.push_back(loop.getInductionVar());
+}
+
 /// The cell of the deeper sparse node in the hash cell `cell` with
 /// `ratio[a]` of its cells along axis a per hash cell: number `l` (i32,
 /// row-major over the ratios) of them, i.e. the hash cell's indices times
@@ -330,8 +352,7 @@ buildHashLoop(OpBuilder &b, tc::StructForOp sf, const snode::NodeLayout &hash,
       sub *= ratio.back();
     }
   bool split = sub > 1 && sub <= INT32_MAX;
-  if (!cachePath.empty() && deep.kind != snode::SNodeKind::Dynamic &&
-      sub <= INT32_MAX)
+  if (!cachePath.empty() && sub <= INT32_MAX)
     return buildCachedHashLoop(
         b, sf, hash, deep, split ? ratio : ArrayRef<int64_t>{}, split ? sub : 1,
         cachePath, slot, shape, indices);
@@ -369,15 +390,7 @@ buildHashLoop(OpBuilder &b, tc::StructForOp sf, const snode::NodeLayout &hash,
     splitCell(ib, loc, deepCell, deep.cellIndexShape, shape,
               /*nonNegative=*/false, indices);
   } else if (deep.kind == snode::SNodeKind::Dynamic) {
-    // The lists in the hash cell, then each list's elements.
-    SmallVector<Value> list;
-    splitCell(ib, loc, cell, hash.cellIndexShape,
-              ArrayRef<int64_t>(deep.cellIndexShape).drop_back(), false, list);
-    Value len = tc::LengthOp::create(ib, loc, i32, deep.name, list);
-    auto loop = scf::ForOp::create(ib, loc, cst(ib, 0), len, cst(ib, 1));
-    ib.setInsertionPointToStart(loop.getBody());
-    indices.append(list.begin(), list.end());
-    indices.push_back(loop.getInductionVar());
+    visitListElements(ib, loc, cell, hash, deep, indices);
   } else {
     visitElements(ib, loc, cell, hash, deep, shape, /*nonNegative=*/false,
                   indices);
@@ -584,6 +597,8 @@ static tc::ParallelForOp buildCachedHashLoop(
   if (split)
     splitCell(ib, loc, deepCell, deep.cellIndexShape, shape,
               /*nonNegative=*/false, indices);
+  else if (deep.kind == snode::SNodeKind::Dynamic)
+    visitListElements(ib, loc, cell, hash, deep, indices);
   else
     visitElements(ib, loc, cell, hash, deep, shape, /*nonNegative=*/false,
                   indices);
@@ -928,8 +943,11 @@ struct LowerStructForPass : tic::impl::LowerStructForBase<LowerStructForPass> {
           // changes.
           SmallVector<const snode::NodeLayout *> path;
           bool counted = lists && !device;
+          // (A dynamic node below the hash is not counted: the list holds
+          // the hash cells, and the loop reads the lengths of their lists.)
           for (const snode::LevelAccess &lv : levels) {
-            if (!snode::isAlwaysActive(lv.node->kind)) {
+            if (!snode::isAlwaysActive(lv.node->kind) &&
+                lv.node->kind != snode::SNodeKind::Dynamic) {
               path.push_back(lv.node);
               counted &= lv.node->epochOffset >= 0;
             }
