@@ -67,3 +67,32 @@ tc.kernel @sum() {
   }
   tc.return
 }
+
+// Short lists (at most one group) below a pointer node with a cached list
+// of its active cells: over that list (one task per active block), each
+// block's lists up to their lengths; inactive blocks cost nothing.
+snode.tree @t2 {
+  snode.pointer @sb axes [0] shape [64] {
+    snode.dense @sc axes [0] shape [2] {
+      snode.dynamic @sl axes [1] shape [256] attributes {chunk = 32 : i64} {
+        snode.place @y : [i32]
+      }
+    }
+  }
+}
+// CHECK-LABEL: tc.kernel @short
+// CHECK:       snode.structure_ptr @sb list
+// CHECK:       tc.parallel_for
+// CHECK:         snode.is_active pointer
+// CHECK:       tc.parallel_for (%{{.*}}) = (%{{.*}}) to (%{{.*}}) {
+// CHECK:         scf.for
+// CHECK:           %[[N:.*]] = snode.length %{{.*}}, @sl : i32
+// CHECK:           scf.for %{{.*}} = %{{.*}} to %[[N]]
+// CHECK:             snode.load
+tc.kernel @short() {
+  tc.struct_for @y (%i, %j) {
+    %v = tc.load @y[%i, %j] : i32
+    tc.yield
+  }
+  tc.return
+}

@@ -258,11 +258,12 @@ static void decodeHashCell(OpBuilder &b, Location loc,
     fold(a, hash.shape[k], key[k]);
 }
 
-/// Serial loops at `ib` over the lists of dynamic node `list` in the hash
-/// cell `cell` of `hash`, then over each list's elements up to its length.
-/// Leaves `ib` in the innermost loop.
+/// Serial loops at `ib` over the lists of dynamic node `list` in the active
+/// cell `cell` of node `outer` (a hash node, a listed pointer node), then
+/// over each list's elements up to its length. Leaves `ib` in the
+/// innermost loop.
 static void visitListElements(OpBuilder &ib, Location loc, ArrayRef<Value> cell,
-                              const snode::NodeLayout &hash,
+                              const snode::NodeLayout &outer,
                               const snode::NodeLayout &list,
                               SmallVectorImpl<Value> &indices) {
   Type i32 = ib.getI32Type();
@@ -270,7 +271,7 @@ static void visitListElements(OpBuilder &ib, Location loc, ArrayRef<Value> cell,
     return arith::ConstantIntOp::create(ib, loc, i32, v);
   };
   SmallVector<Value> lists;
-  splitCell(ib, loc, cell, hash.cellIndexShape,
+  splitCell(ib, loc, cell, outer.cellIndexShape,
             ArrayRef<int64_t>(list.cellIndexShape).drop_back(), false, lists);
   Value len = tc::LengthOp::create(ib, loc, i32, list.name, lists);
   Value zero = cst(0), one = cst(1);
@@ -790,8 +791,12 @@ static tc::ParallelForOp buildCachedListLoop(
         LLVM::GEPOp::create(ib, loc, ptrTy, i32, entries, ValueRange{e64},
                             LLVM::GEPNoWrapFlags::inbounds);
     Value l = LLVM::LoadOp::create(ib, loc, i32, slot, 4);
-    visitElements(ib, loc, decodeCell(ib, loc, l, node.cellIndexShape), node,
-                  deep, shape, /*nonNegative=*/true, indices);
+    SmallVector<Value> cell = decodeCell(ib, loc, l, node.cellIndexShape);
+    if (deep.kind == snode::SNodeKind::Dynamic)
+      visitListElements(ib, loc, cell, node, deep, indices);
+    else
+      visitElements(ib, loc, cell, node, deep, shape, /*nonNegative=*/true,
+                    indices);
     spliceBody(ib, sf, indices);
     return pf;
   };
@@ -959,10 +964,16 @@ struct LowerStructForPass : tic::impl::LowerStructForBase<LowerStructForPass> {
           int32_t slot = path.empty() ? 0 : nextSlot++;
           pf = buildHashLoop(b, sf, *hash, *sparse->node, shape, indices, path,
                              slot);
-        } else if (sparse->node->kind == snode::SNodeKind::Dynamic) {
+        } else if (sparse->node->kind == snode::SNodeKind::Dynamic &&
+                   (device || !lists || !listedNode(levels) ||
+                    sparse->node->shape.back() > kListGroup)) {
           pf = buildListLoop(b, sf, *sparse->node, indices);
         } else if (const snode::NodeLayout *listed =
                        lists ? listedNode(levels) : nullptr) {
+          // (Lists below it, in a CPU-only object, of at most one group
+          // each: their lengths are read in the listed cells only, one
+          // task per cell. Longer lists keep the groups of buildListLoop,
+          // which spread one long list over every thread.)
           // The deepest node with a list (a pointer, else a bitmasked
           // node): its cells come from the list (one task each); a deeper
           // sparse node's cells in them are tested.
