@@ -309,6 +309,37 @@ static SmallVector<Value> deepCellOf(OpBuilder &ib, Location loc,
   return deepCell;
 }
 
+/// A tc.parallel_for over the entries of hash node `hash` below `ub` (i32)
+/// and, when `sub` > 1, the `sub` deeper cells in each; the tc.hash_entry
+/// of the entry, and a builder where the entry is active.
+struct EntryLoop {
+  tc::ParallelForOp loop;
+  tc::HashEntryOp entry;
+  OpBuilder active;
+};
+static EntryLoop buildEntryLoop(OpBuilder &b, Location loc,
+                                const snode::NodeLayout &hash, Value ub,
+                                int64_t sub) {
+  Type i32 = b.getI32Type();
+  Value zero = arith::ConstantIntOp::create(b, loc, i32, 0);
+  SmallVector<Value> lbs{zero}, ubs{ub};
+  if (sub > 1) {
+    lbs.push_back(zero);
+    ubs.push_back(arith::ConstantIntOp::create(b, loc, i32, sub));
+  }
+  auto pf = tc::ParallelForOp::create(b, loc, lbs, ubs);
+  Block *outer = &pf.getBody().front();
+  OpBuilder ob = OpBuilder::atBlockEnd(outer);
+  SmallVector<Type> types(
+      1 + snode::getHashKeySlots(hash.axes.size(), hash.nestedHash), i32);
+  types[0] = ob.getI1Type();
+  auto entry =
+      tc::HashEntryOp::create(ob, loc, types, hash.name, outer->getArgument(0));
+  auto ifOp = scf::IfOp::create(ob, loc, entry.getActive(), false);
+  tc::YieldOp::create(ob, loc);
+  return {pf, entry, OpBuilder::atBlockBegin(ifOp.thenBlock())};
+}
+
 /// A struct-for over a path under a hash node (a child of the root or of
 /// dense nodes):
 /// parallel over the entries of the hash node's pool, each visited when
@@ -358,22 +389,8 @@ buildHashLoop(OpBuilder &b, tc::StructForOp sf, const snode::NodeLayout &hash,
         b, sf, hash, deep, split ? ratio : ArrayRef<int64_t>{}, split ? sub : 1,
         cachePath, slot, shape, indices);
   Value n = tc::HashEntriesOp::create(b, loc, i32, hash.name);
-  SmallVector<Value> lbs{cst(b, 0)}, ubs{n};
-  if (split) {
-    lbs.push_back(cst(b, 0));
-    ubs.push_back(cst(b, sub));
-  }
-  auto pf = tc::ParallelForOp::create(b, loc, lbs, ubs);
+  auto [pf, entry, ib] = buildEntryLoop(b, loc, hash, n, split ? sub : 1);
   Block *outer = &pf.getBody().front();
-  OpBuilder ob = OpBuilder::atBlockEnd(outer);
-  SmallVector<Type> types(
-      1 + snode::getHashKeySlots(hash.axes.size(), hash.nestedHash), i32);
-  types[0] = ob.getI1Type();
-  auto entry =
-      tc::HashEntryOp::create(ob, loc, types, hash.name, outer->getArgument(0));
-  auto ifOp = scf::IfOp::create(ob, loc, entry.getActive(), false);
-  tc::YieldOp::create(ob, loc);
-  OpBuilder ib = OpBuilder::atBlockBegin(ifOp.thenBlock());
   // The hash cell's indices: below other nodes, theirs from the key's
   // last slot (the parent's cell number over the levels above, up to a
   // hash above, whose entry number it holds too: that hash's cell indices
@@ -487,23 +504,10 @@ static tc::ParallelForOp buildCachedHashLoop(
   }
   // The rebuild: every entry (and deep cell in it) when stale.
   Value ub = arith::SelectOp::create(b, loc, stale, n, c32(b, 0));
-  SmallVector<Value> lbs{c32(b, 0)}, ubs{ub};
-  if (split) {
-    lbs.push_back(c32(b, 0));
-    ubs.push_back(c32(b, sub));
-  }
-  auto rebuild = tc::ParallelForOp::create(b, loc, lbs, ubs);
   {
+    auto [rebuild, entry, ab] = buildEntryLoop(b, loc, hash, ub, sub);
     Block *body = &rebuild.getBody().front();
-    OpBuilder rb = OpBuilder::atBlockEnd(body);
-    SmallVector<Type> types(
-        1 + snode::getHashKeySlots(hash.axes.size(), hash.nestedHash), i32);
-    types[0] = i1;
     Value e = body->getArgument(0);
-    auto entry = tc::HashEntryOp::create(rb, loc, types, hash.name, e);
-    auto ifActive = scf::IfOp::create(rb, loc, entry.getActive(), false);
-    tc::YieldOp::create(rb, loc);
-    OpBuilder ab = ifActive.getThenBodyBuilder();
     Value l = split ? body->getArgument(1) : c32(ab, 0);
     if (split) {
       SmallVector<Value> cell(hash.cellIndexShape.size(), c32(ab, 0));
