@@ -165,3 +165,19 @@ tc.kernel @again() {
   }
   tc.return
 }
+
+// A loop with i64 bounds: its trip count is computed without extensions.
+// CHECK-LABEL: tc.kernel @wide
+// CHECK:         %[[TRIP:.*]] = arith.subi %{{.*}}, %{{.*}} : i64
+// CHECK:         tc.num_threads
+// CHECK:         tc.scratch 2
+tc.kernel @wide(%n: i64) {
+  %c0 = arith.constant 0 : i64
+  tc.parallel_for (%p) = (%c0) to (%n) : i64 {
+    %one = arith.constant 1 : i32
+    %k = arith.trunci %p : i64 to i32
+    %f = tc.atomic_rmw add %one, @c[%k] : i32
+    tc.yield
+  }
+  tc.return
+}

@@ -175,6 +175,12 @@ Value i64Const(OpBuilder &b, Location loc, int64_t v) {
 Value i32Const(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
 }
+/// A loop bound as i64 (sign-extended when narrower).
+Value toI64(OpBuilder &b, Location loc, Value v) {
+  if (v.getType().isInteger(64))
+    return v;
+  return arith::ExtSIOp::create(b, loc, b.getI64Type(), v);
+}
 Value toIndex(OpBuilder &b, Location loc, Value v) {
   return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
 }
@@ -398,8 +404,8 @@ struct PrivatizeScatterPass
     Value trip = i64Const(b, loc, 1);
     for (auto [lo, hi] :
          llvm::zip(loop.getLowerBounds(), loop.getUpperBounds())) {
-      Value l = arith::ExtSIOp::create(b, loc, i64, lo);
-      Value h = arith::ExtSIOp::create(b, loc, i64, hi);
+      Value l = toI64(b, loc, lo);
+      Value h = toI64(b, loc, hi);
       Value n = arith::SubIOp::create(b, loc, h, l);
       n = arith::MaxSIOp::create(b, loc, n, i64Const(b, loc, 0));
       trip = arith::MulIOp::create(b, loc, trip, n);
