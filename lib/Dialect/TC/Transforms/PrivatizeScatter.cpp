@@ -295,9 +295,8 @@ void buildMerge(OpBuilder &b, Location loc, StringAttr field, const Scatter &s,
       OpBuilder tb = ifOp.getThenBodyBuilder();
       Value scaled =
           arith::MulIOp::create(tb, loc, row, i64Const(tb, loc, s.comps));
-      Value zero = sumIdentity(tb, loc, s.elem);
-      if (isa<FloatType>(s.elem))
-        zero = arith::ConstantOp::create(tb, loc, tb.getZeroAttr(s.elem));
+      // (The copies go back to all-zero bytes: +0.0, not the identity.)
+      Value zero = arith::ConstantOp::create(tb, loc, tb.getZeroAttr(s.elem));
       SmallVector<Value> sums;
       for (int64_t c = 0; c < s.comps; ++c) {
         Value e = arith::AddIOp::create(tb, loc, scaled, i64Const(tb, loc, c));
