@@ -222,6 +222,26 @@ int main(void) {
   }
 
   /* One SNode's lists, then all. */
+  /* Long lists below a pointer: lengths across group boundaries. */
+  {
+    int32_t t = -1;
+    long want = 0;
+    const int32_t which[3] = {1, 5, 6}, len[3] = {1500, 2049, 1024};
+    CHECK(sparse_dynamic_sum_lq(ctx, &t));
+    EXPECT_TRUE(t == 0);
+    for (int k = 0; k < 3; ++k) {
+      CHECK(sparse_dynamic_fill_lq(ctx, which[k], len[k]));
+      want += (long)(which[k] + 1) * len[k] * (len[k] + 1) / 2;
+    }
+    CHECK(sparse_dynamic_sum_lq(ctx, &t));
+    EXPECT_TRUE(t == want);
+    CHECK(sparse_dynamic_sum_lq(ctx, &t)); /* the list reused */
+    EXPECT_TRUE(t == want);
+    CHECK(sparse_dynamic_drop_lq(ctx, 5));
+    want -= 6L * 2049 * 2050 / 2;
+    CHECK(sparse_dynamic_sum_lq(ctx, &t));
+    EXPECT_TRUE(t == want);
+  }
   CHECK(sparse_dynamic_wd_deactivate_all(ctx));
   CHECK(sparse_dynamic_count_w(ctx, &n));
   EXPECT_TRUE(n == 0);

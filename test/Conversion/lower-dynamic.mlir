@@ -1,4 +1,5 @@
 // RUN: %tic-opt %s --tic-allocate-layout --tic-lower-struct-for --tic-lower-field-access | FileCheck %s
+// RUN: %tic-opt %s --tic-allocate-layout --tic-lower-struct-for=lists=false --tic-lower-field-access | FileCheck %s --check-prefix=NOLIST
 
 // Dynamic lists, lowered to snode ops: an append activates the list's
 // ancestors and reserves an element, a length reads the list, and a
@@ -46,13 +47,30 @@ tc.kernel @write(%i: i32, %j: i32, %v: i32) {
   tc.return
 }
 
-// Parallel over (lists, groups of 1024 elements): 8 x 4; serial over the
-// group's elements below the list's length. The body's accesses at the
-// loop's indices are known active.
+// Without a cached list (lists=false, --target=cuda): parallel over
+// (lists, groups of 1024 elements): 8 x 4; serial over the group's
+// elements below the list's length. The body's accesses at the loop's
+// indices are known active.
+// NOLIST-LABEL: tc.kernel @sum
+// NOLIST-DAG:   %[[C8:.*]] = arith.constant 8 : i32
+// NOLIST-DAG:   %[[C4:.*]] = arith.constant 4 : i32
+// NOLIST:       tc.parallel_for (%[[L:.*]], %[[G:.*]]) = (%{{.*}}, %{{.*}}) to (%[[C8]], %[[C4]])
+// NOLIST:         %[[N:.*]] = snode.length %{{.*}}, @dl : i32
+// NOLIST:         %[[LO:.*]] = arith.muli %[[G]], %{{.*}} overflow<nsw, nuw> : i32
+// NOLIST:         %[[END:.*]] = arith.addi %[[LO]], %{{.*}} overflow<nsw, nuw> : i32
+// NOLIST:         %[[HI:.*]] = arith.minsi %[[END]], %[[N]] : i32
+// NOLIST:         scf.for %[[J:.*]] = %[[LO]] to %[[HI]]
+// NOLIST:           snode.lookup dynamic %{{.*}}, @dl[%[[J]]] known_active : i32
+// NOLIST:           snode.load
+// With the pointer node's cached list of active cells: parallel over (the
+// list's entries, groups): count x 4, the same groups in the listed
+// blocks only.
 // CHECK-LABEL: tc.kernel @sum
-// CHECK-DAG:   %[[C8:.*]] = arith.constant 8 : i32
-// CHECK-DAG:   %[[C4:.*]] = arith.constant 4 : i32
-// CHECK:       tc.parallel_for (%[[L:.*]], %[[G:.*]]) = (%{{.*}}, %{{.*}}) to (%[[C8]], %[[C4]])
+// CHECK:       snode.structure_ptr @blk list
+// CHECK:       tc.parallel_for (%{{.*}}) = (%{{.*}}) to (%{{.*}}) {
+// CHECK:         snode.is_active pointer
+// CHECK:       tc.parallel_for (%[[E:.*]], %[[G:.*]]) = (%{{.*}}, %{{.*}}) to (%{{.*}}, %c4_i32)
+// CHECK:         snode.structure_ptr @blk list
 // CHECK:         %[[N:.*]] = snode.length %{{.*}}, @dl : i32
 // CHECK:         %[[LO:.*]] = arith.muli %[[G]], %{{.*}} overflow<nsw, nuw> : i32
 // CHECK:         %[[END:.*]] = arith.addi %[[LO]], %{{.*}} overflow<nsw, nuw> : i32
@@ -71,6 +89,8 @@ tc.kernel @sum() {
 // Short lists (at most one group) below a pointer node with a cached list
 // of its active cells: over that list (one task per active block), each
 // block's lists up to their lengths; inactive blocks cost nothing.
+// NOLIST-LABEL: tc.kernel @short
+// NOLIST-NOT:   snode.structure_ptr @sb list
 snode.tree @t2 {
   snode.pointer @sb axes [0] shape [64] {
     snode.dense @sc axes [0] shape [2] {

@@ -260,12 +260,13 @@ static void decodeHashCell(OpBuilder &b, Location loc,
 
 /// Serial loops at `ib` over the lists of dynamic node `list` in the active
 /// cell `cell` of node `outer` (a hash node, a listed pointer node), then
-/// over each list's elements up to its length. Leaves `ib` in the
-/// innermost loop.
+/// over each list's elements up to its length (with `group`, only those of
+/// the group-th `groupSize` elements). Leaves `ib` in the innermost loop.
 static void visitListElements(OpBuilder &ib, Location loc, ArrayRef<Value> cell,
                               const snode::NodeLayout &outer,
                               const snode::NodeLayout &list,
-                              SmallVectorImpl<Value> &indices) {
+                              SmallVectorImpl<Value> &indices, Value group = {},
+                              int64_t groupSize = 0) {
   Type i32 = ib.getI32Type();
   auto cst = [&](int64_t v) -> Value {
     return arith::ConstantIntOp::create(ib, loc, i32, v);
@@ -274,8 +275,17 @@ static void visitListElements(OpBuilder &ib, Location loc, ArrayRef<Value> cell,
   splitCell(ib, loc, cell, outer.cellIndexShape,
             ArrayRef<int64_t>(list.cellIndexShape).drop_back(), false, lists);
   Value len = tc::LengthOp::create(ib, loc, i32, list.name, lists);
-  Value zero = cst(0), one = cst(1);
-  auto loop = scf::ForOp::create(ib, loc, zero, len, one);
+  Value lo = cst(0), hi = len, one = cst(1);
+  if (group) {
+    // Group `group` of `groupSize` elements of each list.
+    auto flags =
+        arith::IntegerOverflowFlags::nsw | arith::IntegerOverflowFlags::nuw;
+    Value size = cst(groupSize);
+    lo = arith::MulIOp::create(ib, loc, group, size, flags);
+    Value end = arith::AddIOp::create(ib, loc, lo, size, flags);
+    hi = arith::MinSIOp::create(ib, loc, end, len);
+  }
+  auto loop = scf::ForOp::create(ib, loc, lo, hi, one);
   ib.setInsertionPointToStart(loop.getBody());
   indices.append(lists.begin(), lists.end());
   indices.push_back(loop.getInductionVar());
@@ -772,9 +782,20 @@ static tc::ParallelForOp buildCachedListLoop(
   };
   // The body's loop over the list's entries 0 to `ub`; `bounded`: only
   // those below the list's count (read in each iteration) run the body.
+  // Long lists below the node: also parallel over groups of their
+  // elements (one long list runs on every thread).
+  int64_t groups = 1;
+  if (deep.kind == snode::SNodeKind::Dynamic) {
+    int64_t len = deep.cellIndexShape.back();
+    groups = (len + kListGroup - 1) / kListGroup;
+  }
   auto bodyLoop = [&](Value ub, bool bounded) {
-    auto pf = tc::ParallelForOp::create(b, loc, ValueRange{c32(b, 0)},
-                                        ValueRange{ub});
+    SmallVector<Value> lbs{c32(b, 0)}, ubs{ub};
+    if (groups > 1) {
+      lbs.push_back(c32(b, 0));
+      ubs.push_back(c32(b, groups));
+    }
+    auto pf = tc::ParallelForOp::create(b, loc, lbs, ubs);
     Block *outer = &pf.getBody().front();
     OpBuilder ob = OpBuilder::atBlockEnd(outer);
     tc::YieldOp::create(ob, loc);
@@ -797,7 +818,9 @@ static tc::ParallelForOp buildCachedListLoop(
     Value l = LLVM::LoadOp::create(ib, loc, i32, slot, 4);
     SmallVector<Value> cell = decodeCell(ib, loc, l, node.cellIndexShape);
     if (deep.kind == snode::SNodeKind::Dynamic)
-      visitListElements(ib, loc, cell, node, deep, indices);
+      visitListElements(ib, loc, cell, node, deep, indices,
+                        groups > 1 ? outer->getArgument(1) : Value(),
+                        kListGroup);
     else
       visitElements(ib, loc, cell, node, deep, shape, /*nonNegative=*/true,
                     indices);
@@ -969,15 +992,13 @@ struct LowerStructForPass : tic::impl::LowerStructForBase<LowerStructForPass> {
           pf = buildHashLoop(b, sf, *hash, *sparse->node, shape, indices, path,
                              slot);
         } else if (sparse->node->kind == snode::SNodeKind::Dynamic &&
-                   (device || !lists || !listedNode(levels) ||
-                    sparse->node->shape.back() > kListGroup)) {
+                   (device || !lists || !listedNode(levels))) {
           pf = buildListLoop(b, sf, *sparse->node, indices);
         } else if (const snode::NodeLayout *listed =
                        lists ? listedNode(levels) : nullptr) {
-          // (Lists below it, in a CPU-only object, of at most one group
-          // each: their lengths are read in the listed cells only, one
-          // task per cell. Longer lists keep the groups of buildListLoop,
-          // which spread one long list over every thread.)
+          // (Lists below it, in a CPU-only object: their lengths are read
+          // in the listed cells only, a task per (cell, group of 1024
+          // elements) as in buildListLoop.)
           // The deepest node with a list (a pointer, else a bitmasked
           // node): its cells come from the list (one task each); a deeper
           // sparse node's cells in them are tested.
