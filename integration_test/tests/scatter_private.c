@@ -93,6 +93,23 @@ static int run(int threads) {
     EXPECT_TRUE(cells == want_hits);
     EXPECT_TRUE(want_blocks > 0 && want_blocks < (G / 8) * (G / 8));
   }
+  /* Buckets: particle p in list px[p] % 16; a scatter from the lists. */
+  CHECK(scatter_private_bucket(ctx, N));
+  CHECK(scatter_private_bucket_scatter(ctx));
+  {
+    static int32_t grid[G][G], want[G][G];
+    memset(want, 0, sizeof want);
+    for (int p = 0; p < N; ++p)
+      for (int i = 0; i < 2; ++i)
+        for (int j = 0; j < 2; ++j)
+          want[px[p] + i][py[p] + j] += px[p] % 16 + 1;
+    CHECK(scatter_private_grid_read(ctx, &grid[0][0], G * G));
+    int bad = 0;
+    for (int x = 0; x < G; ++x)
+      for (int y = 0; y < G; ++y)
+        bad += grid[x][y] != want[x][y];
+    EXPECT_TRUE(bad == 0);
+  }
   scatter_private_destroy(ctx);
   return 0;
 }

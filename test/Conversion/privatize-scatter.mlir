@@ -118,7 +118,9 @@ tc.kernel @p2g() {
 }
 
 // Not privatized: the old value is used; a hash field (no finite index
-// space); a sparse-structure op in the loop; a serialized loop.
+// space); a field below a node that a sparse-structure op of the loop
+// names (the deactivation would see the deferred activations); a
+// serialized loop.
 // CHECK-LABEL: tc.kernel @kept
 // CHECK-NOT:     tc.scratch
 // CHECK-NOT:     tc.thread_index
@@ -135,8 +137,8 @@ tc.kernel @kept() -> f32 {
     tc.yield
   }
   tc.parallel_for (%p) = (%c0) to (%n) {
-    %one = arith.constant 1 : i32
-    %f = tc.atomic_rmw add %one, @c[%p] : i32
+    %one = arith.constant 1.0 : f32
+    %f = tc.atomic_rmw add %one, @v[%p, %p] : f32
     tc.deactivate @blk[%p, %p]
     tc.yield
   }
@@ -177,6 +179,25 @@ tc.kernel @wide(%n: i64) {
     %one = arith.constant 1 : i32
     %k = arith.trunci %p : i64 to i32
     %f = tc.atomic_rmw add %one, @c[%k] : i32
+    tc.yield
+  }
+  tc.return
+}
+
+// A sparse-structure op on a node off the field's path does not keep the
+// field's atomics: c is privatized beside the deactivation of blk.
+// CHECK-LABEL: tc.kernel @beside
+// CHECK:         tc.scratch 2, %{{.*}} : memref<?xi32>
+// CHECK:         tc.parallel_for
+// CHECK:           tc.thread_index
+// CHECK:           tc.deactivate @blk
+tc.kernel @beside() {
+  %c0 = arith.constant 0 : i32
+  %n = arith.constant 100 : i32
+  tc.parallel_for (%p) = (%c0) to (%n) {
+    %one = arith.constant 1 : i32
+    %f = tc.atomic_rmw add %one, @c[%p] : i32
+    tc.deactivate @blk[%p, %p]
     tc.yield
   }
   tc.return

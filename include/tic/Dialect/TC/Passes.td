@@ -237,8 +237,9 @@ def PrivatizeScatter : Pass<"tic-privatize-scatter", "::mlir::ModuleOp"> {
     the threads that touched a cell into it (`F = F + sum`, which activates
     a sparse cell as the atomics would have) and clears them. The sums are
     reassociated, as in an OpenMP array reduction. Fields on dense, pointer
-    and bitmasked paths qualify; loops with sparse-structure ops or snode
-    ops do not. CPU pipeline only (`tic --fno-scatter-privatization` turns
+    and bitmasked paths qualify, unless a sparse-structure op of the loop
+    names a node of the path; loops with snode ops (but
+    snode.structure_ptr) do not. CPU pipeline only (`tic --fno-scatter-privatization` turns
     it off).
   }];
   let options = [

@@ -26,11 +26,12 @@
 // A field qualifies when every access to it in the loop is a
 // `tc.atomic_rmw add` whose old value is unused, and its path is dense,
 // pointer and bitmasked nodes only (a finite index space: no hash, dynamic
-// or quantized places). A loop qualifies when it is a top-level
-// `tc.parallel_for` (not serialized) with no sparse-structure op (activate,
-// deactivate, is_active, append, length, hash entries) and no op of the
-// snode dialect. The CPU pipeline alone runs this pass (a GPU has float
-// atomics in its L2, and a thread count there is a different question).
+// or quantized places), unless a sparse-structure op of the loop
+// (activate, deactivate, is_active, append, length, hash entries) names a
+// node of its path. A loop qualifies when it is a top-level
+// `tc.parallel_for` (not serialized) with no op of the snode dialect. The
+// CPU pipeline alone runs this pass (a GPU has float atomics in its L2, and
+// a thread count there is a different question).
 //
 //===----------------------------------------------------------------------===//
 #include "tic/Dialect/SNode/SNodeDialect.h"
@@ -46,6 +47,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace tic {
 #define GEN_PASS_DEF_PRIVATIZESCATTER
@@ -97,17 +99,29 @@ bool isPrivatizable(const snode::PlaceLayout &p) {
          kMaxBytesPerThread / (int64_t(p.components.size()) * bytes + 1);
 }
 
-/// Ops a privatized loop must not contain: they observe or change the
-/// sparse structure a deferred activation would change, or address field
-/// memory directly.
+/// The node a sparse-structure op (activate, deactivate, is_active,
+/// append, length, hash entries) observes or changes, or null.
+StringAttr structureNode(Operation *op) {
+  if (!isa<tc::IsActiveOp, tc::ActivateOp, tc::DeactivateOp, tc::AppendOp,
+           tc::LengthOp, tc::HashEntriesOp, tc::HashEntryOp>(op))
+    return {};
+  auto ref = op->getAttrOfType<FlatSymbolRefAttr>("node");
+  return ref ? ref.getAttr() : StringAttr();
+}
+
+/// Ops a privatized loop must not contain: they address field memory
+/// directly, or nest parallelism. (Sparse-structure ops only exclude the
+/// fields on whose paths their nodes are: findScatters.)
 bool blocksPrivatization(Operation *op, tc::ParallelForOp loop) {
   if (op != loop.getOperation() && isa<tc::ParallelForOp>(op))
     return true;
-  if (isa<tc::IsActiveOp, tc::ActivateOp, tc::DeactivateOp, tc::AppendOp,
-          tc::LengthOp, tc::HashEntriesOp, tc::HashEntryOp, tc::FieldCopyOp,
-          tc::FieldFillOp, tc::ThreadIndexOp, tc::ScratchOp>(op))
+  if (isa<tc::FieldCopyOp, tc::FieldFillOp, tc::ThreadIndexOp, tc::ScratchOp>(
+          op))
     return true;
-  if (isa<snode::SNodeDialect>(op->getDialect()))
+  // (The address of a node's epoch or active-cell list, which the loops
+  // over cached lists read, addresses no field.)
+  if (isa<snode::SNodeDialect>(op->getDialect()) &&
+      !isa<snode::StructurePtrOp>(op))
     return true;
   // Raw memory writes (llvm.store, calls) could reach a field.
   if (isa<LLVM::LLVMDialect>(op->getDialect())) {
@@ -123,11 +137,16 @@ llvm::MapVector<StringAttr, Scatter>
 findScatters(tc::ParallelForOp loop, const snode::SNodeLayout &layout) {
   llvm::MapVector<StringAttr, Scatter> found;
   llvm::DenseSet<StringAttr> excluded;
+  llvm::StringSet<> structure; // nodes the loop's structure ops name
   bool blocked = false;
   loop.walk([&](Operation *op) {
     if (blocksPrivatization(op, loop)) {
       blocked = true;
       return WalkResult::interrupt();
+    }
+    if (StringAttr node = structureNode(op)) {
+      structure.insert(node.getValue());
+      return WalkResult::advance();
     }
     StringAttr field;
     bool isAdd = false;
@@ -158,6 +177,12 @@ findScatters(tc::ParallelForOp loop, const snode::SNodeLayout &layout) {
     if (excluded.contains(name))
       continue;
     const snode::PlaceLayout &p = *s.place;
+    // An op that observes or changes the activity of a node on the path
+    // would see the activations the copies defer.
+    if (llvm::any_of(p.levels, [&](const snode::LevelAccess &l) {
+          return structure.contains(l.node->name);
+        }))
+      continue;
     s.elem = p.components.front();
     s.comps = int64_t(p.components.size());
     s.cells = p.numElements();
