@@ -51,6 +51,22 @@ int main(void) {
     for (int b = 0; b < N / B; ++b)
       xblocks += xb[a][b];
   EXPECT_TRUE(blocks > xblocks);
+
+  /* The far push, from every active block (x is 0 in those the pushes
+   * activated). */
+  static float z[N][N], gz[N * N];
+  for (int i = 0; i < N; ++i)
+    for (int j = 0; j < N; ++j)
+      if ((xb[i / B][j / B] || yb[i / B][j / B]) && j >= 16)
+        z[i][j - 16] += 5.0f * x[i][j];
+  CHECK(sparse_push_push_far(ctx));
+  CHECK(sparse_push_z_read(ctx, gz, N * N));
+  CHECK(sparse_push_y_read(ctx, gy, N * N));
+  bad = 0;
+  for (int i = 0; i < N; ++i)
+    for (int j = 0; j < N; ++j)
+      bad += gz[i * N + j] != z[i][j] || gy[i * N + j] != y[i][j];
+  EXPECT_TRUE(bad == 0);
   sparse_push_destroy(ctx);
   return TEST_RESULT();
 }

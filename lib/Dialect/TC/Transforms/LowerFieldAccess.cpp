@@ -283,8 +283,8 @@ static Value buildNeighbourCell(OpBuilder &b, Location loc,
         }
     if (!splitter)
       continue;
-    if (std::abs(k) >= extent)
-      return buildPath(b, loc, *pl.tree, pl.levels, indices, false);
+    if (std::abs(k) >= extent) // never in the own cell: the plain path
+      return buildPath(b, loc, *pl.tree, pl.levels, indices, activate);
     // The own index's place in the cell: the struct-for's inner index when
     // it is x * extent + r, else the (floor) remainder.
     Value pos;
