@@ -47,6 +47,17 @@ template <typename Op> struct ServicePattern : OpConversionPattern<Op> {
     return lower(op, adaptor, *env, rewriter);
   }
 
+  /// Replaces `op` by `v`, the target's value for it; a null `v` means
+  /// the target has no such service.
+  LogicalResult replaceOrReject(Op op, Value v,
+                                ConversionPatternRewriter &rewriter) const {
+    if (!v)
+      return op.emitOpError("is not supported on the ")
+             << target.getName() << " target";
+    rewriter.replaceOp(op, v);
+    return success();
+  }
+
   const TargetInfo &target;
   const FunctionEnvs &envs;
   const snode::SNodeLayout &layout;
@@ -66,12 +77,8 @@ struct NumThreadsLowering : ServicePattern<tc::NumThreadsOp> {
   using ServicePattern::ServicePattern;
   LogicalResult lower(tc::NumThreadsOp op, OpAdaptor, const FunctionEnv &env,
                       ConversionPatternRewriter &rewriter) const override {
-    Value n = target.numThreads(rewriter, op.getLoc(), env);
-    if (!n)
-      return op.emitOpError("is not supported on the ")
-             << target.getName() << " target";
-    rewriter.replaceOp(op, n);
-    return success();
+    return replaceOrReject(op, target.numThreads(rewriter, op.getLoc(), env),
+                           rewriter);
   }
 };
 
@@ -79,11 +86,7 @@ struct ThreadIndexLowering : ServicePattern<tc::ThreadIndexOp> {
   using ServicePattern::ServicePattern;
   LogicalResult lower(tc::ThreadIndexOp op, OpAdaptor, const FunctionEnv &env,
                       ConversionPatternRewriter &rewriter) const override {
-    if (!env.threadId)
-      return op.emitOpError("is not supported on the ")
-             << target.getName() << " target";
-    rewriter.replaceOp(op, env.threadId);
-    return success();
+    return replaceOrReject(op, env.threadId, rewriter);
   }
 };
 

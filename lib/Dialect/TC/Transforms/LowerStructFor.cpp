@@ -319,6 +319,16 @@ static SmallVector<Value> deepCellOf(OpBuilder &ib, Location loc,
   return deepCell;
 }
 
+/// tc.hash_entry of entry `e` (i32) of hash node `hash`: its flag and key.
+static tc::HashEntryOp createHashEntry(OpBuilder &b, Location loc,
+                                       const snode::NodeLayout &hash, Value e) {
+  SmallVector<Type> types(
+      1 + snode::getHashKeySlots(hash.axes.size(), hash.nestedHash),
+      b.getI32Type());
+  types[0] = b.getI1Type();
+  return tc::HashEntryOp::create(b, loc, types, hash.name, e);
+}
+
 /// A tc.parallel_for over the entries of hash node `hash` below `ub` (i32)
 /// and, when `sub` > 1, the `sub` deeper cells in each; the tc.hash_entry
 /// of the entry, and a builder where the entry is active.
@@ -340,11 +350,7 @@ static EntryLoop buildEntryLoop(OpBuilder &b, Location loc,
   auto pf = tc::ParallelForOp::create(b, loc, lbs, ubs);
   Block *outer = &pf.getBody().front();
   OpBuilder ob = OpBuilder::atBlockEnd(outer);
-  SmallVector<Type> types(
-      1 + snode::getHashKeySlots(hash.axes.size(), hash.nestedHash), i32);
-  types[0] = ob.getI1Type();
-  auto entry =
-      tc::HashEntryOp::create(ob, loc, types, hash.name, outer->getArgument(0));
+  auto entry = createHashEntry(ob, loc, hash, outer->getArgument(0));
   auto ifOp = scf::IfOp::create(ob, loc, entry.getActive(), false);
   tc::YieldOp::create(ob, loc);
   return {pf, entry, OpBuilder::atBlockBegin(ifOp.thenBlock())};
@@ -574,10 +580,7 @@ static tc::ParallelForOp buildCachedHashLoop(
   Value v = ifV.getResult(0);
   Value e64 = arith::DivUIOp::create(ib, loc, v, c64(ib, sub));
   Value e = arith::TruncIOp::create(ib, loc, i32, e64);
-  SmallVector<Type> types(
-      1 + snode::getHashKeySlots(hash.axes.size(), hash.nestedHash), i32);
-  types[0] = i1;
-  auto entry = tc::HashEntryOp::create(ib, loc, types, hash.name, e);
+  auto entry = createHashEntry(ib, loc, hash, e);
   SmallVector<Value> cell(hash.cellIndexShape.size(), c32(ib, 0));
   decodeHashCell(ib, loc, hash, entry.getIndices(), cell);
   SmallVector<Value> deepCell;
