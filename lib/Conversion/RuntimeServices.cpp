@@ -283,17 +283,35 @@ struct PoolViewLowering : ServicePattern<snode::PoolViewOp> {
   }
 };
 
+/// snode.hash_block -> the target's hook (CPU: tic_rt_hash_block).
+struct HashBlockLowering : ServicePattern<snode::HashBlockOp> {
+  using ServicePattern::ServicePattern;
+  LogicalResult lower(snode::HashBlockOp op, OpAdaptor adaptor,
+                      const FunctionEnv &env,
+                      ConversionPatternRewriter &rewriter) const override {
+    const snode::NodeLayout *n = poolNode(op, layout, op.getNode());
+    if (!n)
+      return failure();
+    return replaceOrReject(op,
+                           target.hashBlock(rewriter, op.getLoc(), n->poolIndex,
+                                            adaptor.getOwner(),
+                                            adaptor.getBytes(), env),
+                           rewriter);
+  }
+};
+
 } // namespace
 
 void tic::populateTCRuntimeToLLVMPatterns(RewritePatternSet &patterns,
                                           const TargetInfo &target,
                                           const FunctionEnvs &envs,
                                           const snode::SNodeLayout &layout) {
-  patterns.add<RandomLowering, NumThreadsLowering, ThreadIndexLowering,
-               ScratchLowering, PrintLowering, AssertLowering,
-               BoundsCheckLowering, RecordAccessLowering, RootPtrLowering,
-               AllocCellLowering, FreeCellLowering, PoolViewLowering>(
-      patterns.getContext(), target, envs, layout);
+  patterns
+      .add<RandomLowering, NumThreadsLowering, ThreadIndexLowering,
+           ScratchLowering, PrintLowering, AssertLowering, BoundsCheckLowering,
+           RecordAccessLowering, RootPtrLowering, AllocCellLowering,
+           FreeCellLowering, PoolViewLowering, HashBlockLowering>(
+          patterns.getContext(), target, envs, layout);
   populateTCNDArrayToLLVMPatterns(patterns);
 }
 
@@ -302,6 +320,6 @@ void tic::addTCRuntimeIllegalOps(ConversionTarget &target) {
                       tc::ScratchOp, tc::PrintOp, tc::AssertOp,
                       tc::BoundsCheckOp, ad::RecordAccessOp, snode::RootPtrOp,
                       snode::AllocCellOp, snode::FreeCellOp, snode::PoolViewOp,
-                      tc::NDArrayLoadOp, tc::NDArrayStoreOp,
+                      snode::HashBlockOp, tc::NDArrayLoadOp, tc::NDArrayStoreOp,
                       tc::NDArrayAtomicRMWOp, tc::NDArrayDimOp>();
 }

@@ -34,6 +34,8 @@ void tic::rt::collectPools(tic_rt_context *ctx) {
     return;
   for (int32_t i = 0; i < ctx->numPools; ++i)
     tic_rt_pool_collect(ctx->pools[i]);
+  if (ctx->hashBlocks)
+    sweepHashBlocks(ctx, /*all=*/false);
 }
 
 extern "C" {
@@ -150,9 +152,11 @@ tc_status tic_rt_memory_stats(tic_rt_context *ctx, const char *snode,
       cudaPoolStats(ctx, i, &ps);
     else
       tic_rt_pool_get_stats(ctx->pools[i], &ps);
-    stats->reserved_bytes += ps.reserved_bytes;
-    stats->committed_bytes += ps.committed_bytes;
-    stats->live_bytes += ps.live_elements * ps.element_size;
+    // A hash node's grown tables (tic_rt_hash_block) count as its memory.
+    uint64_t blocks = ctx->cuda ? 0 : tic::rt::hashBlockBytes(ctx, i);
+    stats->reserved_bytes += ps.reserved_bytes + blocks;
+    stats->committed_bytes += ps.committed_bytes + blocks;
+    stats->live_bytes += ps.live_elements * ps.element_size + blocks;
     stats->live_cells += ps.live_elements;
   };
   if (!snode) {

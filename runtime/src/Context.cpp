@@ -150,6 +150,8 @@ void destroyContext(tic_rt_context *ctx) {
   for (int32_t i = 0; i < ctx->numScratch; ++i)
     std::free(ctx->scratch[i].data);
   std::free(ctx->scratch);
+  sweepHashBlocks(ctx, /*all=*/true);
+  pthread_mutex_destroy(&ctx->hashBlockLock);
   pthread_mutex_destroy(&ctx->errorLock);
   ctx->~tic_rt_context();
   std::free(ctx);
@@ -168,6 +170,33 @@ void tic::rt::formatMessage(char *buf, size_t cap, const char *fmt,
   int n = std::vsnprintf(buf, cap, fmt, ap);
   if (n < 0)
     std::snprintf(buf, cap, "(unformattable message: %s)", fmt);
+}
+
+void tic::rt::sweepHashBlocks(tic_rt_context *ctx, bool all) {
+  pthread_mutex_lock(&ctx->hashBlockLock);
+  for (HashBlock *b = ctx->hashBlocks, *next; b; b = next) {
+    next = b->next;
+    // The owner is in the root buffer or in a pool's element, both mapped
+    // while the context lives (a freed parent cell reads as zero or as
+    // what its next owner wrote).
+    if (!all && __atomic_load_n(b->owner, __ATOMIC_RELAXED) == b + 1)
+      continue;
+    (b->prev ? b->prev->next : ctx->hashBlocks) = next;
+    if (next)
+      next->prev = b->prev;
+    std::free(b);
+  }
+  pthread_mutex_unlock(&ctx->hashBlockLock);
+}
+
+uint64_t tic::rt::hashBlockBytes(tic_rt_context *ctx, int32_t pool) {
+  uint64_t bytes = 0;
+  pthread_mutex_lock(&ctx->hashBlockLock);
+  for (const HashBlock *b = ctx->hashBlocks; b; b = b->next)
+    if (pool < 0 || b->pool == pool)
+      bytes += sizeof(HashBlock) + b->bytes;
+  pthread_mutex_unlock(&ctx->hashBlockLock);
+  return bytes;
 }
 
 extern "C" {
@@ -383,6 +412,30 @@ void *tic_rt_scratch(tic_rt_context *ctx, int32_t slot, uint64_t bytes) {
     s.bytes = bytes;
   }
   return s.data;
+}
+
+void *tic_rt_hash_block(tic_rt_context *ctx, int32_t pool, void *const *owner,
+                        uint64_t bytes) {
+  // At most kHashMaxTableBuckets heads (8 MiB); anything near the address
+  // space is a bug, answered without asking the allocator.
+  constexpr uint64_t kMaxBytes = uint64_t(1) << 40;
+  if (!ctx || !owner || bytes > kMaxBytes)
+    return nullptr;
+  // Zeroed; calloc maps large blocks lazily.
+  auto *blk = static_cast<HashBlock *>(
+      std::calloc(1, sizeof(HashBlock) + size_t(bytes)));
+  if (!blk)
+    return nullptr;
+  blk->owner = owner;
+  blk->bytes = bytes;
+  blk->pool = pool;
+  pthread_mutex_lock(&ctx->hashBlockLock);
+  blk->next = ctx->hashBlocks;
+  if (blk->next)
+    blk->next->prev = blk;
+  ctx->hashBlocks = blk;
+  pthread_mutex_unlock(&ctx->hashBlockLock);
+  return blk + 1;
 }
 
 tc_status tic_rt_fail(tic_rt_context *ctx, tc_status status, const char *fmt,

@@ -191,6 +191,23 @@ struct ScratchSlot {
   void *data = nullptr;
   uint64_t bytes = 0;
 };
+/// The header of a block of tic_rt_hash_block (the heads follow it), in a
+/// list of the context's blocks.
+struct HashBlock {
+  HashBlock *prev, *next;
+  void *const *owner; // the table header's slot that names the block
+  uint64_t bytes;     // of heads
+  int32_t pool;
+  char pad[64 - 2 * sizeof(void *) - sizeof(void *) - 8 - 4];
+};
+static_assert(sizeof(HashBlock) == 64, "heads keep the allocation's alignment");
+/// Frees the blocks of tic_rt_hash_block that no table header names any
+/// more (between loops: no task runs); with `all`, every block (the
+/// context goes).
+void sweepHashBlocks(tic_rt_context *ctx, bool all);
+/// The bytes of the context's tic_rt_hash_block blocks of pool `pool` (-1:
+/// of all pools), headers included.
+uint64_t hashBlockBytes(tic_rt_context *ctx, int32_t pool);
 } // namespace tic::rt
 
 struct tic_rt_context {
@@ -239,6 +256,11 @@ struct tic_rt_context {
   // the code returns to zero after each use. numScratch entries.
   tic::rt::ScratchSlot *scratch = nullptr;
   int32_t numScratch = 0;
+
+  // Grown bucket heads of hash tables below other nodes
+  // (tic_rt_hash_block), a list guarded by hashBlockLock.
+  pthread_mutex_t hashBlockLock = PTHREAD_MUTEX_INITIALIZER;
+  tic::rt::HashBlock *hashBlocks = nullptr;
 };
 
 #endif // TIC_RUNTIME_SRC_INTERNAL_H

@@ -1,9 +1,12 @@
 // RUN: %tic-opt %s --tic-allocate-layout --tic-lower-field-access --tic-outline-tasks --tic-hash-maintenance | FileCheck %s
+// RUN: %tic-opt %s --tic-allocate-layout --tic-lower-field-access --tic-hash-maintenance=offload=true | FileCheck %s --check-prefix=GPU
 
 // tic-hash-maintenance: a kernel that may insert into a root-level hash
 // node (a store below it, in a task it launches or in its own code) ends
-// with snode.hash_maintain of that node, after its launches; kernels that
-// only read, and hash nodes below other nodes, get none.
+// with snode.hash_maintain of that node, after its launches; into a hash
+// node below another node, with snode.hash_maintain_tables (growing the
+// tables on the CPU; offloaded to one GPU thread, purging only). Kernels
+// that only read get none.
 snode.tree @root {
   snode.hash @h axes [0] shape [4] {
     snode.dense @b axes [0] shape [4] { snode.place @x : [f32] }
@@ -48,9 +51,23 @@ tc.kernel @read(%i: i32) -> f32 {
 }
 
 // CHECK-LABEL: tc.kernel @nested
-// CHECK-NOT:     snode.hash_maintain
-// CHECK:         tc.return
+// CHECK:         snode.lookup hash {{.*}} activate
+// CHECK:         snode.hash_maintain_tables @n {grow}
+// CHECK-NEXT:    tc.return
+// GPU-LABEL:   tc.kernel @nested
+// GPU:           tc.parallel_for
+// GPU-NEXT:        snode.hash_maintain_tables @n{{$}}
+// GPU-NEXT:        tc.yield
+// GPU:           tc.return
 tc.kernel @nested(%i: i32, %j: i32, %v: f32) {
   tc.store %v, @y[%i, %j] : f32
   tc.return
+}
+
+// CHECK-LABEL: tc.kernel @read_nested
+// CHECK-NOT:     snode.hash_maintain
+// CHECK:         tc.return
+tc.kernel @read_nested(%i: i32, %j: i32) -> f32 {
+  %v = tc.load @y[%i, %j] : f32
+  tc.return %v : f32
 }

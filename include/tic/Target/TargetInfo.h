@@ -84,6 +84,17 @@ public:
                               const FunctionEnv &env) const {
     return {};
   }
+  /// snode.hash_block: `bytes` (i64) zeroed bytes for the grown bucket
+  /// heads of a table of the hash node with pool `pool`, whose header's
+  /// block slot is `owner` (!llvm.ptr), owned by the runtime (freed once
+  /// `owner` no longer holds it); null (!llvm.ptr) without memory. A null
+  /// Value when the target has none (the op is then rejected).
+  virtual mlir::Value hashBlock(mlir::OpBuilder &b, mlir::Location loc,
+                                int32_t pool, mlir::Value owner,
+                                mlir::Value bytes,
+                                const FunctionEnv &env) const {
+    return {};
+  }
   /// Fresh element `index` (i64) of pool `pool` (of SNode `node`), at or
   /// past its `capacity` (i64): the element, or null (as !llvm.ptr) with
   /// the failure reported. The rest of allocating and freeing cells is the

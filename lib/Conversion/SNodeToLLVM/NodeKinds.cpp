@@ -398,26 +398,88 @@ static Value hashMix(OpBuilder &b, Location loc, Value key) {
   return mix(mix(mix(k, 0xff51afd7ed558ccdull), 0xc4ceb9fe1a85ec53ull), 0);
 }
 
-/// A hash node's bucket heads and their mask: below another node the
-/// container itself and a constant; at the root after the growth header,
-/// the mask read from it (snode.hash_maintain changes it between launches).
-static std::pair<Value, Value> hashTable(OpBuilder &b, Location loc,
-                                         const NodeLayout &n, Value container) {
+/// A hash node's bucket heads and their mask (snode.hash_maintain and
+/// snode.hash_maintain_tables change them between launches): at the root
+/// after the growth header, the mask read from it; below another node the
+/// grown block the table header names, else the initial heads after the
+/// header, and the mask read from the header.
+struct HashTable {
+  Value heads, mask;
+};
+static HashTable hashTable(OpBuilder &b, Location loc, const NodeLayout &n,
+                           Value container) {
   Type i64 = b.getI64Type();
   Value initial = arith::ConstantIntOp::create(b, loc, i64, n.hashBuckets - 1);
-  if (n.nestedHash)
-    return {container, initial};
+  if (n.nestedHash) {
+    Value header = LLVM::LoadOp::create(
+        b, loc, i64, byteOffset(b, loc, container, kHashTableMaskOffset), 8);
+    Value mask = arith::XOrIOp::create(b, loc, header, initial);
+    // (Set between launches only: a plain load.)
+    Value block = LLVM::LoadOp::create(
+        b, loc, container.getType(),
+        byteOffset(b, loc, container, kHashTableBlockOffset), 8);
+    Value inlineHeads = byteOffset(b, loc, container, kHashTableHeaderBytes);
+    return {LLVM::SelectOp::create(b, loc, isNull(b, loc, block), inlineHeads,
+                                   block),
+            mask};
+  }
   Value header = LLVM::LoadOp::create(b, loc, i64, container, 8);
   return {byteOffset(b, loc, container, kHashGrowthHeaderBytes),
           arith::XOrIOp::create(b, loc, header, initial)};
 }
 
-/// The bucket of a hash key.
-static Value hashBucket(OpBuilder &b, Location loc, const NodeLayout &n,
-                        Value container, Value key) {
-  auto [heads, mask] = hashTable(b, loc, n, container);
-  Value idx = arith::AndIOp::create(b, loc, hashMix(b, loc, key), mask);
-  return pointerSlot(b, loc, heads, idx);
+/// The bucket of a hash key, and the table's mask.
+struct HashBucket {
+  Value slot, mask;
+};
+static HashBucket hashBucket(OpBuilder &b, Location loc, const NodeLayout &n,
+                             Value container, Value key) {
+  HashTable t = hashTable(b, loc, n, container);
+  Value idx = arith::AndIOp::create(b, loc, hashMix(b, loc, key), t.mask);
+  return {pointerSlot(b, loc, t.heads, idx), t.mask};
+}
+
+/// A new entry in a table below another node: its count goes up, and the
+/// insertion that brings it to a power of two at least twice the buckets
+/// notes the table for snode.hash_maintain_tables (when the notes are
+/// full, the next power of two notes it again).
+static void countInsertion(OpBuilder &b, Location loc, const NodeLayout &n,
+                           Value container, Value mask) {
+  if (!n.nestedHash || n.notesOffset < 0)
+    return;
+  Type i64 = b.getI64Type();
+  auto c64 = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, i64, v);
+  };
+  Value old = LLVM::AtomicRMWOp::create(
+      b, loc, LLVM::AtomicBinOp::add,
+      byteOffset(b, loc, container, kHashTableCountOffset), c64(1),
+      LLVM::AtomicOrdering::monotonic);
+  Value count = arith::AddIOp::create(b, loc, old, c64(1));
+  Value twice = arith::ShLIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, mask, c64(1)), c64(1));
+  Value full =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, count, twice);
+  Value pow2 =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                            arith::AndIOp::create(b, loc, count, old), c64(0));
+  auto ifDue = scf::IfOp::create(
+      b, loc, arith::AndIOp::create(b, loc, full, pow2), false);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(ifDue.thenBlock());
+  Value notes = structureAddress(b, loc, n, n.notesOffset);
+  Value slot =
+      LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::add, notes, c64(1),
+                                LLVM::AtomicOrdering::monotonic);
+  auto ifRoom =
+      scf::IfOp::create(b, loc,
+                        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                              slot, c64(kHashNoteSlots)),
+                        false);
+  b.setInsertionPointToStart(ifRoom.thenBlock());
+  LLVM::StoreOp::create(b, loc, container,
+                        pointerSlot(b, loc, byteOffset(b, loc, notes, 8), slot),
+                        8);
 }
 
 /// Field `off` of a hash entry.
@@ -464,7 +526,9 @@ static Value findEntry(OpBuilder &b, Location loc, Value head, Value key) {
 /// entry and looks again (the winner may have inserted the same key). The
 /// scratch cell when the pool is used up.
 static Value findOrInsertEntry(OpBuilder &b, Location loc, const NodeLayout &n,
-                               Value bucket, Value key) {
+                               Value container, HashBucket bucketOf,
+                               Value key) {
+  Value bucket = bucketOf.slot;
   Type ptrTy = LLVM::LLVMPointerType::get(b.getContext());
   Type i1 = b.getI1Type();
   auto loop = scf::WhileOp::create(b, loc, TypeRange{ptrTy}, ValueRange{});
@@ -498,6 +562,7 @@ static Value findOrInsertEntry(OpBuilder &b, Location loc, const NodeLayout &n,
   Value won = LLVM::ExtractValueOp::create(b, loc, cas, 1);
   auto ifWon = scf::IfOp::create(b, loc, TypeRange{i1, ptrTy}, won, true);
   b.setInsertionPointToStart(ifWon.thenBlock());
+  countInsertion(b, loc, n, container, bucketOf.mask);
   yield2(false, fresh);
   b.setInsertionPointToStart(ifWon.elseBlock());
   // Never published: back to the pool as it came (zero), at once.
@@ -585,14 +650,15 @@ struct LookupLowering : SNodePattern<LookupOp> {
       return success();
     }
     case SNodeKind::Hash: {
-      Value bucket = hashBucket(rewriter, loc, *n, adaptor.getContainer(),
-                                adaptor.getLinear());
+      HashBucket hb = hashBucket(rewriter, loc, *n, adaptor.getContainer(),
+                                 adaptor.getLinear());
+      Value bucket = hb.slot;
       Value entry;
       if (op.getActivate()) {
         // Find or insert the entry, then set its flag unless set (the
         // scratch entry's flag is set harmlessly).
-        entry =
-            findOrInsertEntry(rewriter, loc, *n, bucket, adaptor.getLinear());
+        entry = findOrInsertEntry(rewriter, loc, *n, adaptor.getContainer(), hb,
+                                  adaptor.getLinear());
         Type i32 = rewriter.getI32Type();
         Value clear = arith::CmpIOp::create(
             rewriter, loc, arith::CmpIPredicate::eq,
@@ -695,7 +761,8 @@ struct IsActiveLowering : SNodePattern<IsActiveOp> {
       Value entry =
           entryOrAmbient(rewriter, loc,
                          hashBucket(rewriter, loc, *n, adaptor.getContainer(),
-                                    adaptor.getLinear()),
+                                    adaptor.getLinear())
+                             .slot,
                          adaptor.getLinear());
       rewriter.replaceOpWithNewOp<arith::CmpIOp>(
           op, arith::CmpIPredicate::ne, loadFlag(rewriter, loc, entry),
@@ -761,23 +828,28 @@ walkChain(OpBuilder &b, Location loc, Value head, ValueRange init,
   return walk.getResults().drop_front();
 }
 
-/// Every entry of the table of hash node `n` at `buckets` (in a parent
+/// Every entry of the table of hash node `n` at `container` (in a parent
 /// cell being deactivated) back to the pool, after what its cell holds:
 /// each chain walked, each entry's flag cleared (a struct-for over the
-/// pool skips it until it is reused) and the entry freed. The parent clears
-/// or frees the bucket heads.
+/// pool skips it until it is reused) and the entry freed. Then the header
+/// is zeroed (no entries, no block: the runtime frees a grown one, and a
+/// snode.hash_maintain_tables that noted the table before leaves it
+/// alone); the parent clears or frees the rest.
 static void releaseHashTable(OpBuilder &b, Location loc,
                              const SNodeLayout &layout, const NodeLayout &n,
-                             Value buckets) {
+                             Value container) {
   Type i64 = b.getI64Type(), i32 = b.getI32Type();
+  HashTable t = hashTable(b, loc, n, container);
   auto loop = scf::ForOp::create(
       b, loc, arith::ConstantIntOp::create(b, loc, i64, 0),
-      arith::ConstantIntOp::create(b, loc, i64, n.hashBuckets),
+      arith::AddIOp::create(b, loc, t.mask,
+                            arith::ConstantIntOp::create(b, loc, i64, 1)),
       arith::ConstantIntOp::create(b, loc, i64, 1));
+  zeroBytes(b, loc, container, kHashTableHeaderBytes);
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(loop.getBody());
   Value head =
-      loadSlot(b, loc, pointerSlot(b, loc, buckets, loop.getInductionVar()));
+      loadSlot(b, loc, pointerSlot(b, loc, t.heads, loop.getInductionVar()));
   walkChain(b, loc, head, {}, [&](Value e, ValueRange) {
     if (holdsPoolCells(layout, n))
       releaseNestedCells(b, loc, layout, n,
@@ -917,7 +989,8 @@ struct DeactivateLowering : SNodePattern<DeactivateOp> {
           rewriter, loc,
           loadSlot(rewriter, loc,
                    hashBucket(rewriter, loc, *n, adaptor.getContainer(),
-                              adaptor.getLinear())),
+                              adaptor.getLinear())
+                       .slot),
           adaptor.getLinear());
       auto ifSome = scf::IfOp::create(
           rewriter, loc,
@@ -1032,6 +1105,43 @@ freeIfInactive(OpBuilder &b, Location loc, const NodeLayout &n, Value e,
   return SmallVector<Value>(ifInactive.getResults());
 }
 
+/// Every chain of the `buckets` (i64) heads at `heads` rebuilt from its
+/// active entries, the inactive ones back to the pool: returns how many
+/// went (i64).
+static Value purgeChains(OpBuilder &b, Location loc, const NodeLayout &n,
+                         Value heads, Value buckets) {
+  Type i64 = b.getI64Type();
+  Type ptrTy = LLVM::LLVMPointerType::get(b.getContext());
+  auto c64 = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, i64, v);
+  };
+  auto loop =
+      scf::ForOp::create(b, loc, c64(0), buckets, c64(1), ValueRange{c64(0)});
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value slot = pointerSlot(b, loc, heads, loop.getInductionVar());
+  Value null = LLVM::ZeroOp::create(b, loc, ptrTy);
+  // The live entries to the front of a new chain, the others freed.
+  ValueRange kept = walkChain(
+      b, loc, loadSlot(b, loc, slot), {null, loop.getRegionIterArg(0)},
+      [&](Value e, ValueRange acc) {
+        return freeIfInactive(
+            b, loc, n, e, {ptrTy, i64},
+            [&] {
+              return SmallVector<Value>{
+                  acc[0], arith::AddIOp::create(b, loc, acc[1], c64(1))};
+            },
+            [&] {
+              LLVM::StoreOp::create(b, loc, acc[0],
+                                    entryField(b, loc, e, kHashNextOffset), 8);
+              return SmallVector<Value>{e, acc[1]};
+            });
+      });
+  LLVM::StoreOp::create(b, loc, kept[0], slot, 8);
+  scf::YieldOp::create(b, loc, ValueRange{kept[1]});
+  return loop.getResult(0);
+}
+
 /// snode.hash_maintain: when the live entries exceed twice the buckets and
 /// twice what the last purge left, the inactive entries back to the pool;
 /// then while the entries exceed twice the buckets (and the table can
@@ -1044,7 +1154,6 @@ struct HashMaintainLowering : SNodePattern<HashMaintainOp> {
   static Value purge(OpBuilder &b, Location loc, const NodeLayout &n,
                      Value container, Value heads, Value mask, Value live) {
     Type i64 = b.getI64Type();
-    Type ptrTy = LLVM::LLVMPointerType::get(b.getContext());
     auto c64 = [&](int64_t v) -> Value {
       return arith::ConstantIntOp::create(b, loc, i64, v);
     };
@@ -1062,34 +1171,8 @@ struct HashMaintainLowering : SNodePattern<HashMaintainOp> {
     auto ifDue = scf::IfOp::create(b, loc, TypeRange{i64}, due, true);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(ifDue.thenBlock());
-    auto loop =
-        scf::ForOp::create(b, loc, c64(0), buckets, c64(1), ValueRange{c64(0)});
-    {
-      OpBuilder::InsertionGuard g2(b);
-      b.setInsertionPointToStart(loop.getBody());
-      Value slot = pointerSlot(b, loc, heads, loop.getInductionVar());
-      Value null = LLVM::ZeroOp::create(b, loc, ptrTy);
-      // The live entries to the front of a new chain, the others freed.
-      ValueRange kept = walkChain(
-          b, loc, loadSlot(b, loc, slot), {null, loop.getRegionIterArg(0)},
-          [&](Value e, ValueRange acc) {
-            return freeIfInactive(
-                b, loc, n, e, {ptrTy, i64},
-                [&] {
-                  return SmallVector<Value>{
-                      acc[0], arith::AddIOp::create(b, loc, acc[1], c64(1))};
-                },
-                [&] {
-                  LLVM::StoreOp::create(b, loc, acc[0],
-                                        entryField(b, loc, e, kHashNextOffset),
-                                        8);
-                  return SmallVector<Value>{e, acc[1]};
-                });
-          });
-      LLVM::StoreOp::create(b, loc, kept[0], slot, 8);
-      scf::YieldOp::create(b, loc, ValueRange{kept[1]});
-    }
-    Value left = arith::SubIOp::create(b, loc, live, loop.getResult(0));
+    Value freed = purgeChains(b, loc, n, heads, buckets);
+    Value left = arith::SubIOp::create(b, loc, live, freed);
     LLVM::StoreOp::create(b, loc, left, lastSlot, 8);
     scf::YieldOp::create(b, loc, ValueRange{left});
     b.setInsertionPointToStart(ifDue.elseBlock());
@@ -1119,7 +1202,9 @@ struct HashMaintainLowering : SNodePattern<HashMaintainOp> {
       return rewriter.notifyMatchFailure(op, "no pool state recorded");
     Value live = LLVM::LoadOp::create(
         b, loc, i64,
-        structureAddress(b, loc, *n, n->poolStateOffset + abi::kPoolLive), 8);
+        structureAddress(b, loc, *n,
+                         n->poolStateOffset - n->tree->offset + abi::kPoolLive),
+        8);
     Value entries = purge(b, loc, *n, container, heads, mask0, live);
     auto grow = scf::WhileOp::create(b, loc, TypeRange{i64}, ValueRange{mask0});
     {
@@ -1187,6 +1272,134 @@ struct HashMaintainLowering : SNodePattern<HashMaintainOp> {
           b, loc, arith::XOrIOp::create(b, loc, mask, initial), container, 8);
       scf::YieldOp::create(b, loc, ValueRange{mask});
     }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// snode.hash_maintain_tables: each noted table whose count still exceeds
+/// twice its buckets purged; with `grow`, when its live entries exceed its
+/// buckets, moved to a block of the power of two at or above them (up to
+/// kHashMaxTableBuckets). Serial: between launches.
+struct HashMaintainTablesLowering : SNodePattern<HashMaintainTablesOp> {
+  using SNodePattern::SNodePattern;
+
+  /// The entries of table `t` (`buckets` heads, all active after the
+  /// purge) moved to a new block of the buckets that `live` entries need,
+  /// when it has more than `buckets`; the table keeps its heads when there
+  /// is no memory for the block.
+  static void grow(OpBuilder &b, Location loc, const NodeLayout &n,
+                   Value container, HashTable t, Value buckets, Value live) {
+    Type i64 = b.getI64Type();
+    Type ptrTy = LLVM::LLVMPointerType::get(b.getContext());
+    auto c64 = [&](int64_t v) -> Value {
+      return arith::ConstantIntOp::create(b, loc, i64, v);
+    };
+    auto size = scf::WhileOp::create(b, loc, TypeRange{i64}, buckets);
+    {
+      OpBuilder::InsertionGuard g(b);
+      Block *before = b.createBlock(&size.getBefore(), {}, {i64}, {loc});
+      Value nb = before->getArgument(0);
+      Value fewer =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, nb, live);
+      Value room = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, nb,
+                                         c64(kHashMaxTableBuckets));
+      scf::ConditionOp::create(
+          b, loc, arith::AndIOp::create(b, loc, fewer, room), ValueRange{nb});
+      Block *after = b.createBlock(&size.getAfter(), {}, {i64}, {loc});
+      scf::YieldOp::create(b, loc,
+                           ValueRange{arith::ShLIOp::create(
+                               b, loc, after->getArgument(0), c64(1))});
+    }
+    Value target = size.getResult(0);
+    auto ifMore = scf::IfOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, target,
+                              buckets),
+        false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(ifMore.thenBlock());
+    Value owner = byteOffset(b, loc, container, kHashTableBlockOffset);
+    Value bytes = arith::MulIOp::create(b, loc, target, c64(8));
+    Value block = HashBlockOp::create(b, loc, ptrTy, n.name, owner, bytes);
+    auto ifBlock =
+        scf::IfOp::create(b, loc,
+                          arith::XOrIOp::create(b, loc, isNull(b, loc, block),
+                                                arith::ConstantIntOp::create(
+                                                    b, loc, b.getI1Type(), 1)),
+                          false);
+    b.setInsertionPointToStart(ifBlock.thenBlock());
+    Value mask = arith::SubIOp::create(b, loc, target, c64(1));
+    unsigned bits = getHashKeyBits(
+        getHashKeySlots(unsigned(n.axes.size()), /*nested=*/true));
+    auto loop = scf::ForOp::create(b, loc, c64(0), buckets, c64(1));
+    {
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value head = loadSlot(
+          b, loc, pointerSlot(b, loc, t.heads, loop.getInductionVar()));
+      walkChain(b, loc, head, {}, [&](Value e, ValueRange) {
+        Value key = LLVM::LoadOp::create(b, loc, b.getIntegerType(bits),
+                                         entryField(b, loc, e, kHashKeyOffset),
+                                         std::min(16u, bits / 8));
+        Value idx = arith::AndIOp::create(b, loc, hashMix(b, loc, key), mask);
+        Value slot = pointerSlot(b, loc, block, idx);
+        LLVM::StoreOp::create(b, loc, loadSlot(b, loc, slot),
+                              entryField(b, loc, e, kHashNextOffset), 8);
+        LLVM::StoreOp::create(b, loc, e, slot, 8);
+        return SmallVector<Value>();
+      });
+    }
+    LLVM::StoreOp::create(b, loc, block, owner, 8);
+    LLVM::StoreOp::create(
+        b, loc, arith::XOrIOp::create(b, loc, mask, c64(n.hashBuckets - 1)),
+        byteOffset(b, loc, container, kHashTableMaskOffset), 8);
+  }
+
+  LogicalResult
+  matchAndRewrite(HashMaintainTablesOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const NodeLayout *n = node(op, op.getNode(), rewriter);
+    if (!n)
+      return failure();
+    if (n->notesOffset < 0)
+      return rewriter.notifyMatchFailure(op, "no notes recorded");
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    Type i64 = b.getI64Type();
+    auto c64 = [&](int64_t v) -> Value {
+      return arith::ConstantIntOp::create(b, loc, i64, v);
+    };
+    Value notes = structureAddress(b, loc, *n, n->notesOffset);
+    Value noted = arith::MinUIOp::create(
+        b, loc, LLVM::LoadOp::create(b, loc, i64, notes, 8),
+        c64(kHashNoteSlots));
+    auto loop = scf::ForOp::create(b, loc, c64(0), noted, c64(1));
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value container =
+          loadSlot(b, loc,
+                   pointerSlot(b, loc, byteOffset(b, loc, notes, 8),
+                               loop.getInductionVar()));
+      Value countSlot = byteOffset(b, loc, container, kHashTableCountOffset);
+      Value count = LLVM::LoadOp::create(b, loc, i64, countSlot, 8);
+      HashTable t = hashTable(b, loc, *n, container);
+      Value buckets = arith::AddIOp::create(b, loc, t.mask, c64(1));
+      // (A table noted twice, or freed with its parent since: nothing to
+      // do.)
+      Value due =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, count,
+                                arith::ShLIOp::create(b, loc, buckets, c64(1)));
+      auto ifDue = scf::IfOp::create(b, loc, due, false);
+      b.setInsertionPointToStart(ifDue.thenBlock());
+      Value live = arith::SubIOp::create(
+          b, loc, count, purgeChains(b, loc, *n, t.heads, buckets));
+      LLVM::StoreOp::create(b, loc, live, countSlot, 8);
+      if (op.getGrow())
+        grow(b, loc, *n, container, t, buckets, live);
+    }
+    LLVM::StoreOp::create(b, loc, c64(0), notes, 8);
     rewriter.eraseOp(op);
     return success();
   }
@@ -1291,8 +1504,9 @@ struct LengthLowering : SNodePattern<LengthOp> {
 void lowering::populateNodeKindPatterns(const TypeConverter &converter,
                                         RewritePatternSet &patterns,
                                         const SNodeLayout &layout) {
-  patterns.add<LookupLowering, IsActiveLowering, DeactivateLowering,
-               AppendLowering, LengthLowering, HashEntryLowering,
-               HashEntryIndexLowering, HashMaintainLowering>(
-      converter, patterns.getContext(), layout);
+  patterns
+      .add<LookupLowering, IsActiveLowering, DeactivateLowering, AppendLowering,
+           LengthLowering, HashEntryLowering, HashEntryIndexLowering,
+           HashMaintainLowering, HashMaintainTablesLowering>(
+          converter, patterns.getContext(), layout);
 }

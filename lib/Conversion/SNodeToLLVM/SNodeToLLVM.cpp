@@ -472,12 +472,12 @@ struct ConvertSNodeToLLVMPass
     ConversionTarget target(*ctx);
     target.addLegalDialect<LLVM::LLVMDialect, arith::ArithDialect,
                            scf::SCFDialect>();
-    target.addLegalOp<AllocCellOp, FreeCellOp, PoolViewOp>();
-    target.addIllegalOp<GetChildOp, LookupOp, PlacePtrOp, IndexExtractOp,
-                        LinearizeOp, LoadOp, StoreOp, StoreFieldsOp,
-                        AtomicRMWOp, AtomicAddFieldsOp, IsActiveOp,
-                        DeactivateOp, AppendOp, LengthOp, HashEntryOp,
-                        HashEntryIndexOp, HashMaintainOp, StructurePtrOp>();
+    target.addLegalOp<AllocCellOp, FreeCellOp, PoolViewOp, HashBlockOp>();
+    target.addIllegalOp<
+        GetChildOp, LookupOp, PlacePtrOp, IndexExtractOp, LinearizeOp, LoadOp,
+        StoreOp, StoreFieldsOp, AtomicRMWOp, AtomicAddFieldsOp, IsActiveOp,
+        DeactivateOp, AppendOp, LengthOp, HashEntryOp, HashEntryIndexOp,
+        HashMaintainOp, HashMaintainTablesOp, StructurePtrOp>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
 
     // The ambient and sink cells of pointer nodes (and elements of dynamic

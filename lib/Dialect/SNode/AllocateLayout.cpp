@@ -154,9 +154,18 @@ static void layoutStructure(TreeOp tree, int64_t &size, int64_t &align) {
                 IntegerAttr::get(IntegerType::get(op->getContext(), 64), size));
     size += 8;
     // A hash path's list of active cells is in scratch memory
-    // (tic-lower-struct-for): its length is not known here.
-    if (c.getKind() == SNodeKind::Hash)
+    // (tic-lower-struct-for): its length is not known here. A hash below
+    // another node has the notes of its tables to regrow (count, then
+    // kHashNoteSlots containers).
+    if (c.getKind() == SNodeKind::Hash) {
+      if (isa<SNodeContainerOpInterface>(op->getParentOp())) {
+        op->setAttr(
+            "notes_offset",
+            IntegerAttr::get(IntegerType::get(op->getContext(), 64), size));
+        size += 8 + 8 * kHashNoteSlots;
+      }
       return;
+    }
     int64_t cells = 1;
     for (SNodeContainerOpInterface q : getContainerPath(op)) {
       if (c.getKind() == SNodeKind::Bitmasked &&

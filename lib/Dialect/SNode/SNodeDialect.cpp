@@ -197,7 +197,7 @@ std::optional<int64_t> tic::snode::getContainerBytes(SNodeKind kind,
       return std::nullopt;
     return bytes;
   case SNodeKind::Hash:
-    return nested ? getHashBuckets(numCells, true) * 8
+    return nested ? kHashTableHeaderBytes + getHashBuckets(numCells, true) * 8
                   : kHashGrowthHeaderBytes + kHashMaxBuckets * 8;
   case SNodeKind::Dynamic: {
     if (chunkCells <= 0 || chunkCells > numCells)
@@ -814,8 +814,29 @@ LogicalResult HashMaintainOp::verifySymbolUses(SymbolTableCollection &tables) {
   if (isa<SNodeContainerOpInterface>(
           lookupNode(*this, getNode(), &tables)->getParentOp()))
     return emitOpError("hash SNode '")
-           << getNode() << "' is below another node: its tables do not grow";
+           << getNode()
+           << "' is below another node: its tables are kept by "
+              "snode.hash_maintain_tables";
   return success();
+}
+/// A hash node below another node (a table in each parent cell).
+static LogicalResult verifyNestedHash(Operation *op, StringRef node,
+                                      SymbolTableCollection &tables) {
+  if (failed(verifyNodeRefOfKind(op, node, {SNodeKind::Hash}, "hash", tables)))
+    return failure();
+  if (!isa<SNodeContainerOpInterface>(
+          lookupNode(op, node, &tables)->getParentOp()))
+    return op->emitOpError("hash SNode '")
+           << node << "' is a child of its tree's root: its table is kept by "
+           << "snode.hash_maintain";
+  return success();
+}
+LogicalResult
+HashMaintainTablesOp::verifySymbolUses(SymbolTableCollection &tables) {
+  return verifyNestedHash(*this, getNode(), tables);
+}
+LogicalResult HashBlockOp::verifySymbolUses(SymbolTableCollection &tables) {
+  return verifyNestedHash(*this, getNode(), tables);
 }
 LogicalResult PoolViewOp::verifySymbolUses(SymbolTableCollection &tables) {
   return verifyNodeRefOfKind(

@@ -213,6 +213,8 @@ void SNodeLayout::layoutChildren(Region &region, const NodeLayout *parent,
         n.epochOffset = a.getInt();
       if (auto a = c->getAttrOfType<IntegerAttr>("list_offset"))
         n.listOffset = a.getInt();
+      if (auto a = c->getAttrOfType<IntegerAttr>("notes_offset"))
+        n.notesOffset = a.getInt();
       if (auto a = c->getAttrOfType<IntegerAttr>("pool_state_offset"))
         n.poolStateOffset = tree->offset + a.getInt();
       n.cellSize = c.getLayoutCellSize().value_or(0);

@@ -57,6 +57,16 @@ public:
         .getResult();
   }
 
+  Value hashBlock(OpBuilder &b, Location loc, int32_t pool, Value owner,
+                  Value bytes, const FunctionEnv &env) const override {
+    auto f = runtimeFuncs.get("tic_rt_hash_block", ptrTy,
+                              {ptrTy, b.getI32Type(), ptrTy, b.getI64Type()});
+    Value p = arith::ConstantIntOp::create(b, loc, b.getI32Type(), pool);
+    return LLVM::CallOp::create(b, loc, f,
+                                ValueRange{env.context, p, owner, bytes})
+        .getResult();
+  }
+
   void print(OpBuilder &b, Location loc, StringRef format, ValueRange args,
              const FunctionEnv &env) const override {
     SmallVector<Value> all{env.context, strings.get(b, loc, format)};

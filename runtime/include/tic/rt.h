@@ -128,6 +128,17 @@ TC_API int32_t tic_rt_num_threads(const tic_rt_context *ctx);
  * Not thread-safe: called from kernel code outside tasks. */
 TC_API void *tic_rt_scratch(tic_rt_context *ctx, int32_t slot, uint64_t bytes);
 
+/* Grown bucket heads of a hash table below another node
+ * (snode.hash_block): `bytes` zeroed bytes, 16-byte aligned, for the hash
+ * SNode of pool number `pool`, whose table header holds the block's
+ * address in `*owner`. The context owns the block: it frees it between
+ * loops once `*owner` no longer holds it (the table grew again or its
+ * parent cell was deactivated), and when it is destroyed; its bytes count
+ * in MODULE_memory_stats of the SNode. NULL when it cannot be allocated
+ * (the table keeps its buckets). Called from kernel code outside tasks. */
+TC_API void *tic_rt_hash_block(tic_rt_context *ctx, int32_t pool,
+                               void *const *owner, uint64_t bytes);
+
 /* The x86-64 micro-architecture level this process may use: 1 (baseline),
  * 2 (SSE4.2, POPCNT), 3 (AVX2, FMA, BMI2) or 4 (AVX-512 F/BW/CD/DQ/VL), as
  * the CPU and the OS support it, capped by the environment variable

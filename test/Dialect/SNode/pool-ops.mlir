@@ -114,7 +114,7 @@ tc.kernel @grow() {
 
 // -----
 
-// Tables of hash nodes below other nodes keep their size.
+// Tables of hash nodes below other nodes have their own maintenance.
 snode.tree @root {
   snode.dense @d axes [0] shape [2] {
     snode.hash @h axes [1] shape [8] { snode.place @x : [f32] }
@@ -123,7 +123,7 @@ snode.tree @root {
 tc.kernel @grow() {
   %r = snode.root_ptr @root
   %t = snode.get_child %r, @h
-  // expected-error @+1 {{hash SNode 'h' is below another node: its tables do not grow}}
+  // expected-error @+1 {{hash SNode 'h' is below another node: its tables are kept by snode.hash_maintain_tables}}
   snode.hash_maintain %t, @h
   tc.return
 }
@@ -139,4 +139,48 @@ tc.kernel @grow() {
   // expected-error @+1 {{needs a hash SNode, but 'p' is pointer}}
   snode.hash_maintain %t, @p
   tc.return
+}
+
+// -----
+
+// snode.hash_maintain_tables and snode.hash_block: the tables of a hash
+// node below another node.
+snode.tree @root {
+  snode.dense @d axes [0] shape [2] {
+    snode.hash @h axes [1] shape [8] { snode.place @x : [f32] }
+  }
+}
+// CHECK-LABEL: func.func @tables
+// CHECK: snode.hash_maintain_tables @h {grow}
+// CHECK: snode.hash_maintain_tables @h
+// CHECK: snode.hash_block @h, %{{.*}}, %{{.*}} : !llvm.ptr -> !llvm.ptr
+func.func @tables(%owner: !llvm.ptr, %bytes: i64) -> !llvm.ptr {
+  snode.hash_maintain_tables @h {grow}
+  snode.hash_maintain_tables @h
+  %b = snode.hash_block @h, %owner, %bytes : !llvm.ptr -> !llvm.ptr
+  return %b : !llvm.ptr
+}
+
+// -----
+
+snode.tree @root {
+  snode.hash @h axes [0] shape [8] { snode.place @x : [f32] }
+}
+tc.kernel @tables() {
+  // expected-error @+1 {{hash SNode 'h' is a child of its tree's root: its table is kept by snode.hash_maintain}}
+  snode.hash_maintain_tables @h
+  tc.return
+}
+
+// -----
+
+snode.tree @root {
+  snode.dense @d axes [0] shape [2] {
+    snode.pointer @p axes [1] shape [8] { snode.place @x : [f32] }
+  }
+}
+func.func @tables(%owner: !llvm.ptr, %bytes: i64) -> !llvm.ptr {
+  // expected-error @+1 {{needs a hash SNode, but 'p' is pointer}}
+  %b = snode.hash_block @p, %owner, %bytes : !llvm.ptr -> !llvm.ptr
+  return %b : !llvm.ptr
 }

@@ -87,8 +87,10 @@ int64_t getComponentSize(mlir::Type type);
 ///              chunk in the node's pool;
 ///   hash       getHashBuckets(numCells, nested) 8-byte bucket heads, null
 ///              or the first entry of the bucket's chain (entries, with
-///              their cells, come from the node's pool); a child of the
-///              root: a 16-byte header (its bucket count, see
+///              their cells, come from the node's pool); below another
+///              node after a kHashTableHeaderBytes header (the table in
+///              each parent cell grows into a block of its own); a child
+///              of the root: a 16-byte header (its bucket count, see
 ///              kHashGrowthHeaderBytes) and room for kHashMaxBuckets, of
 ///              which the first getHashBuckets(numCells) are used at first
 ///              (the table grows in place between launches).
@@ -122,6 +124,20 @@ inline int64_t getHashBuckets(int64_t numCells, bool nested = false) {
 /// powers of two (snode.hash_maintain) up to kHashMaxBuckets.
 constexpr int64_t kHashGrowthHeaderBytes = 16, kHashMaxBuckets = int64_t(1)
                                                                  << 22;
+/// A hash table below another node (one in each parent cell): a header,
+/// then its initial bucket heads. The header holds the entries in the
+/// table's chains (i64, counted at insertion, reset by a purge), the block
+/// of its grown heads (null: the initial ones, after the header) and its
+/// mask ^ (initial buckets - 1) (i64, 0 at first). An insertion that brings
+/// the count to a power of two at least twice the buckets notes the table
+/// in its node's notes (kHashNoteSlots containers after a count, in the
+/// tree's structure area); snode.hash_maintain_tables purges and regrows
+/// the noted tables between launches.
+constexpr int64_t kHashTableCountOffset = 0, kHashTableBlockOffset = 8,
+                  kHashTableMaskOffset = 16, kHashTableHeaderBytes = 24;
+constexpr int64_t kHashNoteSlots = 1024;
+/// The most buckets a table below another node grows to.
+constexpr int64_t kHashMaxTableBuckets = int64_t(1) << 20;
 inline int64_t getHashCellOffset(int64_t cellAlign) {
   return (kHashHeaderBytes + cellAlign - 1) / cellAlign * cellAlign;
 }

@@ -79,6 +79,9 @@ struct NodeLayout {
   /// root cell (-1: none); pointer: of its active-cell list (-1: none, too
   /// many cells).
   int64_t epochOffset = -1, listOffset = -1;
+  /// hash below another node: byte offset of the notes of its tables to
+  /// regrow in its tree's structure area (-1: none; kHashNoteSlots).
+  int64_t notesOffset = -1;
   /// The node or an ancestor is a hash: indices are unbounded (floor
   /// division and modulo extract each level's index).
   bool underHash = false;

@@ -546,10 +546,61 @@ def SNode_HashMaintainOp : SNode_Op<"hash_maintain", [
        header records the new mask.
     So memory follows the live keys, not every key ever activated, at an
     amortized constant cost per insertion. Verified: `@h` is a hash node, a
-    child of its tree's root (tables below other nodes do not grow).
+    child of its tree's root (tables below other nodes are kept by
+    snode.hash_maintain_tables).
   }];
   let arguments = (ins SNode_PtrType:$container, FlatSymbolRefAttr:$node);
   let assemblyFormat = "$container `,` $node attr-dict";
+}
+
+def SNode_HashMaintainTablesOp : SNode_Op<"hash_maintain_tables", [
+    MemoryEffects<[MemRead<SNode_StructureResource>,
+                   MemWrite<SNode_StructureResource>]>,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "purges and regrows the noted tables of a hash node below another node";
+  let description = [{
+    `snode.hash_maintain_tables @h {grow}` (host code, between launches:
+    no kernel may run). A hash node below another node has a table in
+    every parent cell, whose header counts the entries in its chains; an
+    insertion that brings a table's count to a power of two at least twice
+    its buckets notes the table (one of kHashNoteSlots slots of the node's
+    notes; a table that finds them full is noted at its next power of
+    two). For each noted table whose count still exceeds twice its
+    buckets:
+    1. a purge: every chain is walked, the entries whose cell is inactive
+       (deactivated keys) returned to the pool, and the count set to the
+       live entries left;
+    2. with `grow`, while the live entries exceed the buckets (up to
+       kHashMaxTableBuckets), the bucket count doubles: the entries move to
+       a new zeroed block (snode.hash_block), which the header then names
+       with the new mask (the runtime frees a block that no header names
+       any more).
+    The notes are then empty. So a table's memory follows its live keys,
+    at an amortized constant cost per insertion. Verified: `@h` is a hash
+    node below another node.
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$node, UnitAttr:$grow);
+  let assemblyFormat = "$node attr-dict";
+}
+
+def SNode_HashBlockOp : SNode_Op<"hash_block", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "a zeroed block for the grown bucket heads of a hash table";
+  let description = [{
+    `%blk = snode.hash_block @h, %owner, %bytes : !llvm.ptr -> !llvm.ptr`:
+    `%bytes` (i64) zeroed bytes for the bucket heads of a table of hash node
+    `@h` below another node, whose header's block slot is `%owner`; null
+    when there is no memory (the table keeps its buckets). The runtime
+    owns the block: it frees it once `%owner` no longer holds it (after a
+    later growth, or when the parent cell was deactivated), and when the
+    context goes. A runtime service of the target's tc conversion (CPU:
+    tic_rt_hash_block; the GPU has none: its tables do not grow). Created
+    by the lowering of snode.hash_maintain_tables.
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$node, AnyType:$owner, I64:$bytes);
+  let results = (outs AnyType:$block);
+  let assemblyFormat =
+      "$node `,` $owner `,` $bytes attr-dict `:` type($owner) `->` type($block)";
 }
 
 def SNode_FreeCellOp : SNode_Op<"free_cell", [

@@ -202,21 +202,24 @@ def OffloadSparseAccess : Pass<"tic-offload-sparse-access", "::mlir::ModuleOp"> 
 }
 
 def HashMaintenance : Pass<"tic-hash-maintenance", "::mlir::ModuleOp"> {
-  let summary = "Grow root-level hash tables between launches";
+  let summary = "Grow and purge hash tables between launches";
   let description = [{
-    Every tc.kernel that may insert into a hash node that is a child of its
-    tree's root (an activating `snode.lookup` of it in the kernel or in a
-    task it launches) gets, before each `tc.return`, `snode.hash_maintain`
-    of that node with its pool's entry count (`snode.pool_view`): after its
-    launches, with no task running, the table doubles in place while the
-    entries exceed twice the buckets (docs/sparse.md). Tables of hash nodes
-    below other nodes keep the size their shape gave them.
+    Every tc.kernel that may insert into a hash node (an activating
+    `snode.lookup` of it in the kernel or in a task it launches) gets,
+    before each `tc.return`, after its launches, with no task running:
+    for a child of its tree's root, `snode.hash_maintain` of that node (its
+    table purged and doubled in place while the entries exceed twice the
+    buckets); for a hash node below another node,
+    `snode.hash_maintain_tables` of it (the tables that insertions noted
+    purged and, with `grow`, moved to blocks of the buckets their live
+    entries need; docs/sparse.md).
   }];
   let options = [
     Option<"offload", "offload", "bool", /*default=*/"false",
            "Wrap each table's maintenance in a serialized one-iteration "
-           "tc.parallel_for (--target=cuda: the table is in device memory); "
-           "run before tic-outline-tasks then">,
+           "tc.parallel_for (--target=cuda: the table is in device memory; "
+           "tables below other nodes are purged but do not grow); run "
+           "before tic-outline-tasks then">,
   ];
   let dependentDialects = ["::tic::snode::SNodeDialect",
                            "::mlir::LLVM::LLVMDialect",

@@ -1,10 +1,12 @@
 //===- HashMaintenance.cpp - tic-hash-maintenance -------------------------===//
 //
-// Root-level hash tables grow between launches (docs/sparse.md): every
-// kernel that may insert into a hash node that is a child of its tree's
-// root (an activating snode.lookup of it, in the kernel or in a task it
-// launches) ends with `snode.hash_maintain` of that node, which doubles the
-// table in place while its entries exceed twice its buckets. It runs in the
+// Hash tables grow between launches (docs/sparse.md): every kernel that may
+// insert into a hash node (an activating snode.lookup of it, in the kernel
+// or in a task it launches) ends with `snode.hash_maintain` of that node
+// when it is a child of its tree's root, which doubles the table in place
+// while its entries exceed twice its buckets, or, below another node, with
+// `snode.hash_maintain_tables`, which purges and regrows the tables that
+// insertions noted (a table in each parent cell). It runs in the
 // kernel's host code after its launches, when no task runs; with
 // `offload` (--target=cuda, before tic-outline-tasks) in a serialized
 // one-iteration parallel loop: one GPU thread on a device context.
@@ -42,7 +44,7 @@ struct HashMaintenancePass
       if (op.getKind() != snode::SNodeKind::Hash || !op.getActivate())
         return;
       const snode::NodeLayout *n = layout.lookupNode(op.getNode());
-      if (!n || n->nestedHash)
+      if (!n || (n->nestedHash && n->notesOffset < 0))
         return;
       Operation *fn = op->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
       inserts[fn].insert(n);
@@ -73,6 +75,12 @@ struct HashMaintenancePass
           b.setInsertionPointToStart(
               &tc::ParallelForOp::createSerialUnit(b, loc).getBody().front());
         for (const snode::NodeLayout *n : nodes) {
+          if (n->nestedHash) {
+            // Purged on every target; grown into blocks the CPU runtime
+            // hands out (offloaded to one GPU thread: purged only).
+            snode::HashMaintainTablesOp::create(b, loc, n->name, !offload);
+            continue;
+          }
           Value root = snode::RootPtrOp::create(b, loc, ptrTy, n->tree->name);
           Value table = snode::GetChildOp::create(b, loc, ptrTy, root, n->name);
           snode::HashMaintainOp::create(b, loc, table, n->name);
