@@ -16,6 +16,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
+#include <functional>
 
 namespace tic {
 #define GEN_PASS_DEF_LOWERFIELDACCESS
@@ -242,8 +243,12 @@ static Value walkLevels(OpBuilder &b, Location loc, Value cur,
 /// `node` (a test per offset axis: the own index's place in that cell plus
 /// the offset stays inside it), the path down to `node` is the loop's own,
 /// known active (and shared with the loop's other accesses once hoisted);
-/// otherwise the plain path (a write's activating). Below `node`, the
-/// element's own levels.
+/// otherwise the plain path (a write's activating). When an offset is as
+/// large as the cell of `node` (a cell of one element: the element is never
+/// in it), the same with the loop's own cell of the deepest sparse level
+/// above that may hold it (a neighbouring cell of the same pointer cell):
+/// the loop's path down to that level, then the element's own levels.
+/// Below `node`, the element's own levels.
 static Value buildNeighbourCell(OpBuilder &b, Location loc,
                                 const snode::PlaceLayout &pl,
                                 ValueRange indices, StringRef node,
@@ -251,80 +256,120 @@ static Value buildNeighbourCell(OpBuilder &b, Location loc,
   size_t at = 0;
   while (at < pl.levels.size() && pl.levels[at].node->name != node)
     ++at;
-  // (A hash below `node` needs its parents' cell number, which only a walk
-  // from the root computes: the plain path.)
-  bool hashBelow = at < pl.levels.size() &&
-                   llvm::any_of(ArrayRef(pl.levels).drop_front(at + 1),
-                                [](const snode::LevelAccess &lv) {
-                                  return lv.node->nestedHash;
-                                });
-  if (at == pl.levels.size() || hashBelow)
+  // (A walk to a hash below another node needs its parents' cell number,
+  // which only a walk from the root computes: the plain path.)
+  auto hashIn = [&](size_t from, size_t to) {
+    return llvm::any_of(
+        ArrayRef(pl.levels).slice(from, to - from),
+        [](const snode::LevelAccess &lv) { return lv.node->nestedHash; });
+  };
+  if (at == pl.levels.size() || hashIn(at + 1, pl.levels.size()))
     return buildPath(b, loc, *pl.tree, pl.levels, indices, activate);
   Type i32 = b.getI32Type();
-  auto cst = [&](int64_t v) -> Value {
-    return arith::ConstantIntOp::create(b, loc, i32, v);
+  auto cst = [&](OpBuilder &ob, int64_t v) -> Value {
+    return arith::ConstantIntOp::create(ob, loc, i32, v);
   };
   SmallVector<Value> own;
-  Value inCell;
-  for (auto [a, i] : llvm::enumerate(indices)) {
+  SmallVector<int64_t> offsets;
+  for (Value i : indices) {
     auto [x, k] = tc::splitConstantOffset(i);
     own.push_back(x);
-    if (k == 0)
-      continue;
-    // Elements per cell of `node` along axis a: the `below` of the deepest
-    // level down to `node` that splits the axis (none: the cell spans it).
-    int64_t extent = 0;
-    const snode::NodeLayout *splitter = nullptr;
-    for (size_t l = 0; l <= at; ++l)
-      for (auto [p, ax] : llvm::enumerate(pl.levels[l].node->axes))
-        if (ax == int64_t(a)) {
-          extent = pl.levels[l].below[p];
-          splitter = pl.levels[l].node;
-        }
-    if (!splitter)
-      continue;
-    if (std::abs(k) >= extent) // never in the own cell: the plain path
-      return buildPath(b, loc, *pl.tree, pl.levels, indices, activate);
-    // The own index's place in the cell: the struct-for's inner index when
-    // it is x * extent + r, else the (floor) remainder.
-    Value pos;
-    if (std::optional<SplitIndex> s = matchSplitIndex(x); s && s->c == extent)
-      pos = s->r;
-    else if (llvm::isPowerOf2_64(uint64_t(extent)))
-      pos = arith::AndIOp::create(b, loc, x, cst(extent - 1));
-    else { // floor remainder (indices below a hash may be negative)
-      Value r = arith::RemSIOp::create(b, loc, x, cst(extent));
-      pos = arith::SelectOp::create(
-          b, loc,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, r, cst(0)),
-          arith::AddIOp::create(b, loc, r, cst(extent)), r);
+    offsets.push_back(k);
+  }
+  // Whether the element lies in the loop's own cell of level `l`: false
+  // when it never does (an offset as large as the cell), a null condition
+  // when it always does (no offset axis split down to `l`).
+  auto inCellOf = [&](OpBuilder &ob, size_t l) -> std::optional<Value> {
+    Value inCell;
+    for (auto [a, k] : llvm::enumerate(offsets)) {
+      if (k == 0)
+        continue;
+      // Elements per cell of level l along axis a: the `below` of the
+      // deepest level down to l that splits the axis (none: the cell
+      // spans it).
+      int64_t extent = 0;
+      const snode::NodeLayout *splitter = nullptr;
+      for (size_t m = 0; m <= l; ++m)
+        for (auto [p, ax] : llvm::enumerate(pl.levels[m].node->axes))
+          if (ax == int64_t(a)) {
+            extent = pl.levels[m].below[p];
+            splitter = pl.levels[m].node;
+          }
+      if (!splitter)
+        continue;
+      if (std::abs(k) >= extent)
+        return std::nullopt;
+      // The own index's place in the cell: the struct-for's inner index
+      // when it is x * extent + r, else the (floor) remainder.
+      Value x = own[a], pos;
+      if (std::optional<SplitIndex> si = matchSplitIndex(x);
+          si && si->c == extent)
+        pos = si->r;
+      else if (llvm::isPowerOf2_64(uint64_t(extent)))
+        pos = arith::AndIOp::create(ob, loc, x, cst(ob, extent - 1));
+      else { // floor remainder (indices below a hash may be negative)
+        Value r = arith::RemSIOp::create(ob, loc, x, cst(ob, extent));
+        pos = arith::SelectOp::create(
+            ob, loc,
+            arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::slt, r,
+                                  cst(ob, 0)),
+            arith::AddIOp::create(ob, loc, r, cst(ob, extent)), r);
+      }
+      Value p = arith::AddIOp::create(ob, loc, pos, cst(ob, k));
+      Value ok =
+          k > 0
+              ? Value(arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::slt,
+                                            p, cst(ob, extent)))
+              : Value(arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::sge,
+                                            p, cst(ob, 0)));
+      inCell = inCell ? Value(arith::AndIOp::create(ob, loc, inCell, ok)) : ok;
     }
-    Value p = arith::AddIOp::create(b, loc, pos, cst(k));
-    Value ok = k > 0 ? Value(arith::CmpIOp::create(
-                           b, loc, arith::CmpIPredicate::slt, p, cst(extent)))
-                     : Value(arith::CmpIOp::create(
-                           b, loc, arith::CmpIPredicate::sge, p, cst(0)));
-    inCell = inCell ? Value(arith::AndIOp::create(b, loc, inCell, ok)) : ok;
+    return inCell;
+  };
+  // The sparse levels down to `node` from the deepest (the loop's own
+  // cells, all active), while the walk from them down to `node` meets no
+  // hash below another node.
+  SmallVector<size_t> candidates;
+  for (size_t l = at + 1; l-- > 0;) {
+    if (hashIn(l + 1, at + 1))
+      break;
+    if (!snode::isAlwaysActive(pl.levels[l].node->kind))
+      candidates.push_back(l);
   }
-  ArrayRef<snode::LevelAccess> upper = ArrayRef(pl.levels).take_front(at + 1);
-  ArrayRef<snode::LevelAccess> lower = ArrayRef(pl.levels).drop_front(at + 1);
-  Value cell;
-  if (!inCell) {
-    cell = buildPath(b, loc, *pl.tree, upper, own, false, nullptr, node);
-  } else {
-    Type ptrTy = snode::PtrType::get(b.getContext());
-    auto ifOp = scf::IfOp::create(b, loc, TypeRange{ptrTy}, inCell, true);
+  ArrayRef<snode::LevelAccess> levels(pl.levels);
+  // The deepest of them whose own cell may hold the element: its own path,
+  // then the element's levels down to `node`, when the element is in it;
+  // else the plain path. (Only the first that may hold it is tested: a
+  // second test at the edges of the loop's cells, where most neighbours of
+  // a block of elements fall, measured slower than the plain path.)
+  std::function<Value(OpBuilder &, size_t)> through = [&](OpBuilder &ob,
+                                                          size_t c) -> Value {
+    if (c == candidates.size())
+      return buildPath(ob, loc, *pl.tree, levels.take_front(at + 1), indices,
+                       activate);
+    size_t l = candidates[c];
+    std::optional<Value> inCell = inCellOf(ob, l);
+    if (!inCell)
+      return through(ob, c + 1);
+    auto ownThrough = [&](OpBuilder &tb) {
+      Value cell = buildPath(tb, loc, *pl.tree, levels.take_front(l + 1), own,
+                             false, nullptr, levels[l].node->name);
+      return walkLevels(tb, loc, cell, levels.slice(l + 1, at - l), indices,
+                        activate, nullptr, {});
+    };
+    if (!*inCell)
+      return ownThrough(ob);
+    Type ptrTy = snode::PtrType::get(ob.getContext());
+    auto ifOp = scf::IfOp::create(ob, loc, TypeRange{ptrTy}, *inCell, true);
     OpBuilder tb = OpBuilder::atBlockBegin(ifOp.thenBlock());
-    scf::YieldOp::create(tb, loc,
-                         ValueRange{buildPath(tb, loc, *pl.tree, upper, own,
-                                              false, nullptr, node)});
+    scf::YieldOp::create(tb, loc, ValueRange{ownThrough(tb)});
     OpBuilder eb = OpBuilder::atBlockBegin(ifOp.elseBlock());
-    scf::YieldOp::create(
-        eb, loc,
-        ValueRange{buildPath(eb, loc, *pl.tree, upper, indices, activate)});
-    cell = ifOp.getResult(0);
-  }
-  return walkLevels(b, loc, cell, lower, indices, activate, nullptr, {});
+    scf::YieldOp::create(eb, loc, ValueRange{through(eb, candidates.size())});
+    return ifOp.getResult(0);
+  };
+  Value cell = through(b, 0);
+  return walkLevels(b, loc, cell, levels.drop_front(at + 1), indices, activate,
+                    nullptr, {});
 }
 
 /// Where an element lives: the cell of its place's parent, and for a field
