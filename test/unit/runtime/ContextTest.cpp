@@ -9,18 +9,11 @@
 #include <string>
 #include <thread>
 
+using tic::test::allZero;
 using tic::test::Context;
 using tic::test::makeDesc;
 
 namespace {
-
-bool allZero(const void *p, size_t n) {
-  const unsigned char *b = static_cast<const unsigned char *>(p);
-  for (size_t i = 0; i < n; ++i)
-    if (b[i])
-      return false;
-  return true;
-}
 
 TEST(Context, CreateWithNullOptionsUsesDefaults) {
   tic_rt_module_desc desc = makeDesc();

@@ -13,18 +13,11 @@
 #include <cstdint>
 #include <cstring>
 
+using tic::test::allZero;
 using tic::test::Context;
 using tic::test::makeDesc;
 
 namespace {
-
-bool allZero(const void *p, size_t n) {
-  const unsigned char *b = static_cast<const unsigned char *>(p);
-  for (size_t i = 0; i < n; ++i)
-    if (b[i])
-      return false;
-  return true;
-}
 
 TEST(HashBlock, FreedOnceTheirOwnersMoveOn) {
   tic_rt_module_desc desc = makeDesc(256);

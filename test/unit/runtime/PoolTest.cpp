@@ -16,6 +16,7 @@
 #include <set>
 #include <vector>
 
+using tic::test::allZero;
 using tic::test::Context;
 using tic::test::makeDesc;
 
@@ -36,11 +37,6 @@ struct Pool {
   tic_rt_pool *pool = nullptr;
   tc_status status = TC_ERR_INTERNAL;
 };
-
-bool allZero(const void *p, uint64_t n) {
-  const unsigned char *b = static_cast<const unsigned char *>(p);
-  return std::all_of(b, b + n, [](unsigned char c) { return c == 0; });
-}
 
 TEST(Pool, ElementsAreZeroedAlignedAndDistinct) {
   Pool p("blocks", 40, 1000);

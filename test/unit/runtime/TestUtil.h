@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstddef>
+
 namespace tic {
 namespace test {
 
@@ -26,6 +28,15 @@ inline tic_rt_module_desc makeDesc(uint64_t rootSize = 1024,
   d.num_pools = 0;
   d.pools = nullptr;
   return d;
+}
+
+/// Whether the `n` bytes at `p` are all zero.
+inline bool allZero(const void *p, size_t n) {
+  const unsigned char *b = static_cast<const unsigned char *>(p);
+  for (size_t i = 0; i < n; ++i)
+    if (b[i])
+      return false;
+  return true;
 }
 
 /// Owns a context; the descriptor must outlive it.
