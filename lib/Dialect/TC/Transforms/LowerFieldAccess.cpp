@@ -16,7 +16,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
-#include <functional>
 
 namespace tic {
 #define GEN_PASS_DEF_LOWERFIELDACCESS
@@ -266,8 +265,8 @@ static Value buildNeighbourCell(OpBuilder &b, Location loc,
   if (at == pl.levels.size() || hashIn(at + 1, pl.levels.size()))
     return buildPath(b, loc, *pl.tree, pl.levels, indices, activate);
   Type i32 = b.getI32Type();
-  auto cst = [&](OpBuilder &ob, int64_t v) -> Value {
-    return arith::ConstantIntOp::create(ob, loc, i32, v);
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, i32, v);
   };
   SmallVector<Value> own;
   SmallVector<int64_t> offsets;
@@ -276,98 +275,93 @@ static Value buildNeighbourCell(OpBuilder &b, Location loc,
     own.push_back(x);
     offsets.push_back(k);
   }
-  // Whether the element lies in the loop's own cell of level `l`: false
-  // when it never does (an offset as large as the cell), a null condition
-  // when it always does (no offset axis split down to `l`).
-  auto inCellOf = [&](OpBuilder &ob, size_t l) -> std::optional<Value> {
+  // Elements per cell of level `l` along axis `a`: the `below` of the
+  // deepest level down to `l` that splits the axis (0: none does, the cell
+  // spans it).
+  auto extentOf = [&](size_t l, size_t a) {
+    int64_t extent = 0;
+    for (size_t m = 0; m <= l; ++m)
+      for (auto [p, ax] : llvm::enumerate(pl.levels[m].node->axes))
+        if (ax == int64_t(a))
+          extent = pl.levels[m].below[p];
+    return extent;
+  };
+  // Whether the loop's own cell of level `l` can hold the element (no
+  // offset as large as the cell).
+  auto mayHold = [&](size_t l) {
+    for (auto [a, k] : llvm::enumerate(offsets))
+      if (int64_t e = extentOf(l, a); k != 0 && e != 0 && std::abs(k) >= e)
+        return false;
+    return true;
+  };
+  // The level: the deepest sparse one down to `node` (the loop's own cells,
+  // all active) that may hold the element, while the walk from it down to
+  // `node` meets no hash below another node. Only that one is tested: a
+  // second test at the edges of the loop's cells, where most neighbours of
+  // a block of elements fall, measured slower than the plain path.
+  std::optional<size_t> level;
+  for (size_t l = at + 1; l-- > 0 && !hashIn(l + 1, at + 1);)
+    if (!snode::isAlwaysActive(pl.levels[l].node->kind) && mayHold(l)) {
+      level = l;
+      break;
+    }
+  ArrayRef<snode::LevelAccess> levels(pl.levels);
+  auto plainPath = [&](OpBuilder &ob) {
+    return buildPath(ob, loc, *pl.tree, levels.take_front(at + 1), indices,
+                     activate);
+  };
+  Value cell;
+  if (!level) {
+    cell = plainPath(b);
+  } else {
+    size_t l = *level;
+    // The loop's own path down to level l, then the element's levels.
+    auto ownThrough = [&](OpBuilder &ob) {
+      Value c = buildPath(ob, loc, *pl.tree, levels.take_front(l + 1), own,
+                          false, nullptr, levels[l].node->name);
+      return walkLevels(ob, loc, c, levels.slice(l + 1, at - l), indices,
+                        activate, nullptr, {});
+    };
+    // In the own cell of level l: per offset axis, the own index's place
+    // in it (the struct-for's inner index when it is x * extent + r, else
+    // the floor remainder) plus the offset stays inside it.
     Value inCell;
     for (auto [a, k] : llvm::enumerate(offsets)) {
-      if (k == 0)
+      int64_t extent = extentOf(l, a);
+      if (k == 0 || extent == 0)
         continue;
-      // Elements per cell of level l along axis a: the `below` of the
-      // deepest level down to l that splits the axis (none: the cell
-      // spans it).
-      int64_t extent = 0;
-      const snode::NodeLayout *splitter = nullptr;
-      for (size_t m = 0; m <= l; ++m)
-        for (auto [p, ax] : llvm::enumerate(pl.levels[m].node->axes))
-          if (ax == int64_t(a)) {
-            extent = pl.levels[m].below[p];
-            splitter = pl.levels[m].node;
-          }
-      if (!splitter)
-        continue;
-      if (std::abs(k) >= extent)
-        return std::nullopt;
-      // The own index's place in the cell: the struct-for's inner index
-      // when it is x * extent + r, else the (floor) remainder.
       Value x = own[a], pos;
       if (std::optional<SplitIndex> si = matchSplitIndex(x);
           si && si->c == extent)
         pos = si->r;
       else if (llvm::isPowerOf2_64(uint64_t(extent)))
-        pos = arith::AndIOp::create(ob, loc, x, cst(ob, extent - 1));
+        pos = arith::AndIOp::create(b, loc, x, cst(extent - 1));
       else { // floor remainder (indices below a hash may be negative)
-        Value r = arith::RemSIOp::create(ob, loc, x, cst(ob, extent));
+        Value r = arith::RemSIOp::create(b, loc, x, cst(extent));
         pos = arith::SelectOp::create(
-            ob, loc,
-            arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::slt, r,
-                                  cst(ob, 0)),
-            arith::AddIOp::create(ob, loc, r, cst(ob, extent)), r);
+            b, loc,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, r, cst(0)),
+            arith::AddIOp::create(b, loc, r, cst(extent)), r);
       }
-      Value p = arith::AddIOp::create(ob, loc, pos, cst(ob, k));
-      Value ok =
-          k > 0
-              ? Value(arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::slt,
-                                            p, cst(ob, extent)))
-              : Value(arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::sge,
-                                            p, cst(ob, 0)));
-      inCell = inCell ? Value(arith::AndIOp::create(ob, loc, inCell, ok)) : ok;
+      Value p = arith::AddIOp::create(b, loc, pos, cst(k));
+      Value ok = k > 0 ? Value(arith::CmpIOp::create(
+                             b, loc, arith::CmpIPredicate::slt, p, cst(extent)))
+                       : Value(arith::CmpIOp::create(
+                             b, loc, arith::CmpIPredicate::sge, p, cst(0)));
+      inCell = inCell ? Value(arith::AndIOp::create(b, loc, inCell, ok)) : ok;
     }
-    return inCell;
-  };
-  // The sparse levels down to `node` from the deepest (the loop's own
-  // cells, all active), while the walk from them down to `node` meets no
-  // hash below another node.
-  SmallVector<size_t> candidates;
-  for (size_t l = at + 1; l-- > 0;) {
-    if (hashIn(l + 1, at + 1))
-      break;
-    if (!snode::isAlwaysActive(pl.levels[l].node->kind))
-      candidates.push_back(l);
+    if (!inCell) {
+      cell = ownThrough(b);
+    } else {
+      Type ptrTy = snode::PtrType::get(b.getContext());
+      auto ifOp = scf::IfOp::create(b, loc, TypeRange{ptrTy}, inCell, true);
+      OpBuilder tb = OpBuilder::atBlockBegin(ifOp.thenBlock());
+      scf::YieldOp::create(tb, loc, ValueRange{ownThrough(tb)});
+      OpBuilder eb = OpBuilder::atBlockBegin(ifOp.elseBlock());
+      scf::YieldOp::create(eb, loc, ValueRange{plainPath(eb)});
+      cell = ifOp.getResult(0);
+    }
   }
-  ArrayRef<snode::LevelAccess> levels(pl.levels);
-  // The deepest of them whose own cell may hold the element: its own path,
-  // then the element's levels down to `node`, when the element is in it;
-  // else the plain path. (Only the first that may hold it is tested: a
-  // second test at the edges of the loop's cells, where most neighbours of
-  // a block of elements fall, measured slower than the plain path.)
-  std::function<Value(OpBuilder &, size_t)> through = [&](OpBuilder &ob,
-                                                          size_t c) -> Value {
-    if (c == candidates.size())
-      return buildPath(ob, loc, *pl.tree, levels.take_front(at + 1), indices,
-                       activate);
-    size_t l = candidates[c];
-    std::optional<Value> inCell = inCellOf(ob, l);
-    if (!inCell)
-      return through(ob, c + 1);
-    auto ownThrough = [&](OpBuilder &tb) {
-      Value cell = buildPath(tb, loc, *pl.tree, levels.take_front(l + 1), own,
-                             false, nullptr, levels[l].node->name);
-      return walkLevels(tb, loc, cell, levels.slice(l + 1, at - l), indices,
-                        activate, nullptr, {});
-    };
-    if (!*inCell)
-      return ownThrough(ob);
-    Type ptrTy = snode::PtrType::get(ob.getContext());
-    auto ifOp = scf::IfOp::create(ob, loc, TypeRange{ptrTy}, *inCell, true);
-    OpBuilder tb = OpBuilder::atBlockBegin(ifOp.thenBlock());
-    scf::YieldOp::create(tb, loc, ValueRange{ownThrough(tb)});
-    OpBuilder eb = OpBuilder::atBlockBegin(ifOp.elseBlock());
-    scf::YieldOp::create(eb, loc, ValueRange{through(eb, candidates.size())});
-    return ifOp.getResult(0);
-  };
-  Value cell = through(b, 0);
   return walkLevels(b, loc, cell, levels.drop_front(at + 1), indices, activate,
                     nullptr, {});
 }
