@@ -1,11 +1,13 @@
 //===- PoolLowering.cpp - inline pool operations for every target ---------===//
 //
-// The algorithm of runtime/src/Pool.cpp on a tic_rt_pool_state, as LLVM
-// dialect atomics and scf control flow, so that the CPU and the GPU run the
-// same code (docs/runtime.md, "Memory pools").
+// The algorithm of runtime/src/Pool.cpp on a tic_rt_pool_state (ABI 6: index
+// lists with atomic-add counters, no retry loop), as LLVM dialect atomics and
+// scf control flow, so that the CPU and the GPU run the same code
+// (docs/runtime.md, "Memory pools").
 //
 //===----------------------------------------------------------------------===//
 #include "tic/Conversion/PoolLowering.h"
+#include "tic/Dialect/SNode/SNodeDialect.h"
 #include "tic/Target/RuntimeABI.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -14,6 +16,9 @@
 
 using namespace mlir;
 using namespace tic;
+
+static_assert(abi::kPoolStateBytes == snode::kPoolStateBytes,
+              "tic-allocate-layout reserves a whole pool state");
 
 namespace {
 
@@ -60,22 +65,6 @@ struct Geometry {
   Value base, size;
 };
 
-/// Whether a stack link is set (an element; 0 ends a stack), and the
-/// element it names (index link - 1).
-Value isLink(OpBuilder &b, Location loc, Value link32) {
-  return arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::ne, link32,
-      arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0));
-}
-Value linkedElement(OpBuilder &b, Location loc, const Geometry &g,
-                    Value link32) {
-  Value index = arith::ExtUIOp::create(
-      b, loc, b.getI64Type(),
-      arith::SubIOp::create(
-          b, loc, link32,
-          arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1)));
-  return element(b, loc, g.base, g.size, index);
-}
 Geometry geometry(OpBuilder &b, Location loc, Value state) {
   Value base =
       load64(b, loc, state, abi::kPoolBase, LLVM::AtomicOrdering::not_atomic);
@@ -84,102 +73,39 @@ Geometry geometry(OpBuilder &b, Location loc, Value state) {
                  LLVM::AtomicOrdering::not_atomic)};
 }
 
-/// (tag + 1) << 32 | link, from the old head.
-Value makeHead(OpBuilder &b, Location loc, Value old, Value link32) {
-  Value c32 = cst64(b, loc, 32);
-  Value tag = arith::AddIOp::create(
-      b, loc, arith::ShRUIOp::create(b, loc, old, c32), cst64(b, loc, 1));
-  return arith::OrIOp::create(
-      b, loc, arith::ShLIOp::create(b, loc, tag, c32),
-      arith::ExtUIOp::create(b, loc, b.getI64Type(), link32));
-}
-
-Value link32(OpBuilder &b, Location loc, Value head) {
-  return arith::TruncIOp::create(b, loc, b.getI32Type(), head);
-}
-
 void addLive(OpBuilder &b, Location loc, Value state, int64_t d) {
   LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::add,
                             word(b, loc, state, abi::kPoolLive),
                             cst64(b, loc, d), LLVM::AtomicOrdering::monotonic);
 }
 
-/// Pops the stack whose head is at byte `field` of the state: the popped
-/// element's link (index + 1; 0 when the stack was empty).
-Value pop(OpBuilder &b, Location loc, Value state, int64_t field,
-          const Geometry &g) {
-  Type i1 = b.getI1Type(), i32 = b.getI32Type(), i64 = b.getI64Type();
-  Value head = word(b, loc, state, field);
-  Value first = load64(b, loc, state, field, LLVM::AtomicOrdering::acquire);
-  auto loop = scf::WhileOp::create(b, loc, TypeRange{i64}, ValueRange{first});
-  {
-    OpBuilder::InsertionGuard guard(b);
-    Block *before = b.createBlock(&loop.getBefore(), {}, {i64}, {loc});
-    Value h = before->getArgument(0);
-    Value link = link32(b, loc, h);
-    auto ifNonEmpty = scf::IfOp::create(b, loc, TypeRange{i1, i64},
-                                        isLink(b, loc, link), true);
-    b.setInsertionPointToStart(ifNonEmpty.thenBlock());
-    // The next link, read from the element (it may be another thread's by
-    // now: then the tag has moved and the exchange fails).
-    Value e = linkedElement(b, loc, g, link);
-    Value next =
-        LLVM::LoadOp::create(b, loc, i32, e, /*alignment=*/4, false, false,
-                             false, false, LLVM::AtomicOrdering::monotonic);
-    auto cas = LLVM::AtomicCmpXchgOp::create(
-        b, loc, head, h, makeHead(b, loc, h, next),
-        LLVM::AtomicOrdering::acquire, LLVM::AtomicOrdering::acquire);
-    Value old = LLVM::ExtractValueOp::create(b, loc, cas, 0);
-    Value won = LLVM::ExtractValueOp::create(b, loc, cas, 1);
-    Value again = arith::XOrIOp::create(
-        b, loc, won, arith::ConstantIntOp::create(b, loc, i1, 1));
-    scf::YieldOp::create(
-        b, loc,
-        ValueRange{again, arith::SelectOp::create(b, loc, won, h, old)});
-    b.setInsertionPointToStart(ifNonEmpty.elseBlock());
-    scf::YieldOp::create(
-        b, loc, ValueRange{arith::ConstantIntOp::create(b, loc, i1, 0), h});
-    b.setInsertionPointAfter(ifNonEmpty);
-    scf::ConditionOp::create(b, loc, ifNonEmpty.getResult(0),
-                             ValueRange{ifNonEmpty.getResult(1)});
-    Block *after = b.createBlock(&loop.getAfter(), {}, {i64}, {loc});
-    scf::YieldOp::create(b, loc, ValueRange{after->getArgument(0)});
-  }
-  return link32(b, loc, loop.getResult(0));
+/// The address of entry `i` (i64) of the list whose address is the state's
+/// word at byte `field`.
+Value listEntry(OpBuilder &b, Location loc, Value state, int64_t field,
+                Value i) {
+  Value list = LLVM::IntToPtrOp::create(
+      b, loc, ptrType(b),
+      load64(b, loc, state, field, LLVM::AtomicOrdering::not_atomic));
+  return LLVM::GEPOp::create(b, loc, ptrType(b), b.getI32Type(), list,
+                             ValueRange{i}, LLVM::GEPNoWrapFlags::inbounds);
 }
 
-/// Pushes `cell` on the stack at byte `field` of the state.
-void push(OpBuilder &b, Location loc, Value state, int64_t field,
-          const Geometry &g, Value cell) {
-  Type i1 = b.getI1Type(), i32 = b.getI32Type(), i64 = b.getI64Type();
-  Value head = word(b, loc, state, field);
-  Value offset =
-      arith::SubIOp::create(b, loc, LLVM::PtrToIntOp::create(b, loc, i64, cell),
-                            LLVM::PtrToIntOp::create(b, loc, i64, g.base));
-  Value link = arith::AddIOp::create(
-      b, loc,
-      arith::TruncIOp::create(b, loc, i32,
-                              arith::DivUIOp::create(b, loc, offset, g.size)),
-      arith::ConstantIntOp::create(b, loc, i32, 1));
-  Value first = load64(b, loc, state, field, LLVM::AtomicOrdering::monotonic);
-  auto loop = scf::WhileOp::create(b, loc, TypeRange{i64}, ValueRange{first});
-  OpBuilder::InsertionGuard guard(b);
-  Block *before = b.createBlock(&loop.getBefore(), {}, {i64}, {loc});
-  Value h = before->getArgument(0);
-  LLVM::StoreOp::create(b, loc, link32(b, loc, h), cell, /*alignment=*/4, false,
-                        false, false, LLVM::AtomicOrdering::monotonic);
-  auto cas = LLVM::AtomicCmpXchgOp::create(
-      b, loc, head, h, makeHead(b, loc, h, link), LLVM::AtomicOrdering::release,
-      LLVM::AtomicOrdering::monotonic);
-  Value old = LLVM::ExtractValueOp::create(b, loc, cas, 0);
-  Value won = LLVM::ExtractValueOp::create(b, loc, cas, 1);
-  scf::ConditionOp::create(
-      b, loc,
-      arith::XOrIOp::create(b, loc, won,
-                            arith::ConstantIntOp::create(b, loc, i1, 1)),
-      ValueRange{old});
-  Block *after = b.createBlock(&loop.getAfter(), {}, {i64}, {loc});
-  scf::YieldOp::create(b, loc, ValueRange{after->getArgument(0)});
+Value atomicAdd(OpBuilder &b, Location loc, Value state, int64_t field,
+                int64_t d) {
+  return LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::add,
+                                   word(b, loc, state, field), cst64(b, loc, d),
+                                   LLVM::AtomicOrdering::monotonic);
+}
+
+/// The free list's entries below the ones taken since the last collect:
+/// free_count - min(free_taken, free_count). Only while no kernel runs.
+Value untaken(OpBuilder &b, Location loc, Value state) {
+  Value count = load64(b, loc, state, abi::kPoolFreeCount,
+                       LLVM::AtomicOrdering::not_atomic);
+  Value taken = load64(b, loc, state, abi::kPoolFreeTaken,
+                       LLVM::AtomicOrdering::not_atomic);
+  return arith::SubIOp::create(b, loc, count,
+                               arith::MinUIOp::create(b, loc, taken, count));
 }
 
 } // namespace
@@ -191,28 +117,48 @@ Value pools::statePtr(OpBuilder &b, Location loc, Value root, int64_t offset) {
 Value pools::allocate(
     OpBuilder &b, Location loc, Value state,
     const std::function<Value(OpBuilder &, Value, Value)> &beyond) {
-  Type ptrTy = ptrType(b), i32 = b.getI32Type(), i64 = b.getI64Type();
+  Type ptrTy = ptrType(b), i64 = b.getI64Type();
   Geometry g = geometry(b, loc, state);
-  Value link = pop(b, loc, state, abi::kPoolFreeHead, g);
-  auto ifPopped =
-      scf::IfOp::create(b, loc, TypeRange{ptrTy}, isLink(b, loc, link), true);
+  // The free list is only taken from during a launch: one atomic add, no
+  // retry. A thread that finds it used up (taken passed the count) does
+  // not add, so the fresh path costs one atomic too.
+  Value count = load64(b, loc, state, abi::kPoolFreeCount,
+                       LLVM::AtomicOrdering::monotonic);
+  Value seen = load64(b, loc, state, abi::kPoolFreeTaken,
+                      LLVM::AtomicOrdering::monotonic);
+  auto ifLeft = scf::IfOp::create(
+      b, loc, TypeRange{i64},
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, seen, count),
+      true);
   OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifLeft.thenBlock());
+  scf::YieldOp::create(
+      b, loc, ValueRange{atomicAdd(b, loc, state, abi::kPoolFreeTaken, 1)});
+  b.setInsertionPointToStart(ifLeft.elseBlock());
+  scf::YieldOp::create(b, loc, ValueRange{count});
+  b.setInsertionPointAfter(ifLeft);
+  Value t = ifLeft.getResult(0);
+  auto ifTaken = scf::IfOp::create(
+      b, loc, TypeRange{ptrTy},
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, t, count), true);
   {
-    // A recycled element: zeroed at collect time but for its link.
-    b.setInsertionPointToStart(ifPopped.thenBlock());
-    Value e = linkedElement(b, loc, g, link);
-    LLVM::StoreOp::create(b, loc, arith::ConstantIntOp::create(b, loc, i32, 0),
-                          e, /*alignment=*/4, false, false, false,
-                          LLVM::AtomicOrdering::monotonic);
+    // A recycled element, zeroed by the collect: free_list[count - 1 - t].
+    b.setInsertionPointToStart(ifTaken.thenBlock());
+    Value at = arith::SubIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, count, cst64(b, loc, 1)), t);
+    Value index = LLVM::LoadOp::create(
+        b, loc, b.getI32Type(),
+        listEntry(b, loc, state, abi::kPoolFreeList, at), /*alignment=*/4);
     addLive(b, loc, state, 1);
-    scf::YieldOp::create(b, loc, ValueRange{e});
+    scf::YieldOp::create(
+        b, loc,
+        ValueRange{element(b, loc, g.base, g.size,
+                           arith::ExtUIOp::create(b, loc, i64, index))});
   }
   {
     // Fresh memory: below the capacity it is there (and zero) already.
-    b.setInsertionPointToStart(ifPopped.elseBlock());
-    Value i = LLVM::AtomicRMWOp::create(
-        b, loc, LLVM::AtomicBinOp::add, word(b, loc, state, abi::kPoolNext),
-        cst64(b, loc, 1), LLVM::AtomicOrdering::monotonic);
+    b.setInsertionPointToStart(ifTaken.elseBlock());
+    Value i = atomicAdd(b, loc, state, abi::kPoolNext, 1);
     Value cap = load64(b, loc, state, abi::kPoolCapacity,
                        LLVM::AtomicOrdering::acquire);
     Value within =
@@ -227,14 +173,21 @@ Value pools::allocate(
     b.setInsertionPointAfter(ifWithin);
     scf::YieldOp::create(b, loc, ifWithin.getResults());
   }
-  return ifPopped.getResult(0);
+  return ifTaken.getResult(0);
 }
 
-void pools::free(OpBuilder &b, Location loc, Value state, Value cell,
-                 bool unused) {
+void pools::free(OpBuilder &b, Location loc, Value state, Value cell) {
+  Type i64 = b.getI64Type();
   Geometry g = geometry(b, loc, state);
-  push(b, loc, state, unused ? abi::kPoolFreeHead : abi::kPoolPendingHead, g,
-       cell);
+  Value offset =
+      arith::SubIOp::create(b, loc, LLVM::PtrToIntOp::create(b, loc, i64, cell),
+                            LLVM::PtrToIntOp::create(b, loc, i64, g.base));
+  Value index = arith::TruncIOp::create(
+      b, loc, b.getI32Type(), arith::DivUIOp::create(b, loc, offset, g.size));
+  Value at = atomicAdd(b, loc, state, abi::kPoolPendingCount, 1);
+  LLVM::StoreOp::create(b, loc, index,
+                        listEntry(b, loc, state, abi::kPoolPendingList, at),
+                        /*alignment=*/4);
   addLive(b, loc, state, -1);
 }
 
@@ -250,26 +203,69 @@ std::pair<Value, Value> pools::view(OpBuilder &b, Location loc, Value state) {
   return {g.base, arith::TruncIOp::create(b, loc, b.getI32Type(), n)};
 }
 
-Value pools::collectOne(OpBuilder &b, Location loc, Value state) {
-  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+pools::Collect pools::collectBegin(OpBuilder &b, Location loc, Value state) {
   Geometry g = geometry(b, loc, state);
-  Value link = pop(b, loc, state, abi::kPoolPendingHead, g);
-  Value popped = isLink(b, loc, link);
-  auto ifPopped = scf::IfOp::create(b, loc, popped, false);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(ifPopped.thenBlock());
-  Value e = linkedElement(b, loc, g, link);
+  Value pending = load64(b, loc, state, abi::kPoolPendingCount,
+                         LLVM::AtomicOrdering::not_atomic);
   // Element sizes are multiples of 16 bytes (the pool rounds them).
-  Value c0 = cst64(b, loc, 0), c8 = cst64(b, loc, 8);
-  auto zero = scf::ForOp::create(b, loc, c0, g.size, c8);
-  b.setInsertionPointToStart(zero.getBody());
-  LLVM::StoreOp::create(b, loc, c0,
-                        LLVM::GEPOp::create(b, loc, ptrType(b), b.getI8Type(),
-                                            e,
-                                            ValueRange{zero.getInductionVar()},
+  Value words = arith::DivUIOp::create(b, loc, g.size, cst64(b, loc, 8));
+  auto list = [&](int64_t field) {
+    return LLVM::IntToPtrOp::create(
+        b, loc, ptrType(b),
+        load64(b, loc, state, field, LLVM::AtomicOrdering::not_atomic));
+  };
+  Collect c;
+  c.base = g.base;
+  c.size = g.size;
+  c.wordsPerElement = words;
+  c.pendingList = list(abi::kPoolPendingList);
+  c.freeList = list(abi::kPoolFreeList);
+  c.untaken = untaken(b, loc, state);
+  c.words = arith::MulIOp::create(b, loc, pending, words);
+  return c;
+}
+
+void pools::collectWord(OpBuilder &b, Location loc, const Collect &c, Value w) {
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  Value n = arith::DivUIOp::create(b, loc, w, c.wordsPerElement);
+  Value k = arith::RemUIOp::create(b, loc, w, c.wordsPerElement);
+  Value index = LLVM::LoadOp::create(
+      b, loc, i32,
+      LLVM::GEPOp::create(b, loc, ptrType(b), i32, c.pendingList, ValueRange{n},
+                          LLVM::GEPNoWrapFlags::inbounds),
+      /*alignment=*/4);
+  Value e = element(b, loc, c.base, c.size,
+                    arith::ExtUIOp::create(b, loc, i64, index));
+  LLVM::StoreOp::create(b, loc, cst64(b, loc, 0),
+                        LLVM::GEPOp::create(b, loc, ptrType(b), i64, e,
+                                            ValueRange{k},
                                             LLVM::GEPNoWrapFlags::inbounds),
                         /*alignment=*/8);
-  b.setInsertionPointAfter(zero);
-  push(b, loc, state, abi::kPoolFreeHead, g, e);
-  return popped;
+  // The element's first word appends it after the untaken free entries.
+  auto ifFirst =
+      scf::IfOp::create(b, loc,
+                        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                              k, cst64(b, loc, 0)),
+                        false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifFirst.thenBlock());
+  LLVM::StoreOp::create(b, loc, index,
+                        LLVM::GEPOp::create(b, loc, ptrType(b), i32, c.freeList,
+                                            ValueRange{arith::AddIOp::create(
+                                                b, loc, c.untaken, n)},
+                                            LLVM::GEPNoWrapFlags::inbounds),
+                        /*alignment=*/4);
+}
+
+void pools::collectEnd(OpBuilder &b, Location loc, Value state) {
+  Value pending = load64(b, loc, state, abi::kPoolPendingCount,
+                         LLVM::AtomicOrdering::not_atomic);
+  Value count = arith::AddIOp::create(b, loc, untaken(b, loc, state), pending);
+  Value c0 = cst64(b, loc, 0);
+  LLVM::StoreOp::create(b, loc, count, word(b, loc, state, abi::kPoolFreeCount),
+                        /*alignment=*/8);
+  LLVM::StoreOp::create(b, loc, c0, word(b, loc, state, abi::kPoolFreeTaken),
+                        /*alignment=*/8);
+  LLVM::StoreOp::create(b, loc, c0, word(b, loc, state, abi::kPoolPendingCount),
+                        /*alignment=*/8);
 }

@@ -262,7 +262,7 @@ struct FreeCellLowering : ServicePattern<snode::FreeCellOp> {
       return failure();
     Location loc = op.getLoc();
     pools::free(rewriter, loc, poolState(rewriter, loc, target, env, *n),
-                adaptor.getCell(), op.getUnused());
+                adaptor.getCell());
     rewriter.eraseOp(op);
     return success();
   }

@@ -310,12 +310,16 @@ tc_status tic_rt_context_create(const tc_options *opts,
       return tic_rt_fail(nullptr, TC_ERR_OUT_OF_MEMORY,
                          "cannot allocate the pool table");
     }
-    // ABI 5: generated code finds each pool's state in the root buffer.
+    // ABI 5: generated code finds each pool's state in the root buffer
+    // (ABI 6: 128 bytes, with the lists; ABI 5: the first 64, stacks).
     bool withState = desc->abi_version >= 5;
+    bool abi5 = desc->abi_version == 5;
+    uint64_t stateBytes = abi5 ? offsetof(tic_rt_pool_state, free_list)
+                               : sizeof(tic_rt_pool_state);
     for (int32_t i = 0; withState && i < desc->num_pools; ++i) {
       tic_rt_pool_desc pd = desc->pools[i];
-      if (pd.state_offset % 8 != 0 ||
-          pd.state_offset + sizeof(tic_rt_pool_state) > desc->root_size) {
+      if (pd.state_offset % 8 != 0 || pd.state_offset > desc->root_size ||
+          desc->root_size - pd.state_offset < stateBytes) {
         destroyContext(ctx);
         return tic_rt_fail(nullptr, TC_ERR_INVALID_ARGUMENT,
                            "module '%s': the state of pool %d is outside "
@@ -339,12 +343,14 @@ tc_status tic_rt_context_create(const tc_options *opts,
                             static_cast<char *>(ctx->root) + pd.state_offset)
                       : nullptr;
         // Room for the cells threads allocate while racing to install one
-        // (each loser gives its cell back at once).
-        uint64_t max = pd.max_elements + uint64_t(ctx->numThreads);
+        // (a hash insert that loses gives its entry back; since ABI 6 it is
+        // reused after the launch, as on a GPU). Address space only.
+        uint64_t max = pd.max_elements +
+                       (abi5 ? uint64_t(ctx->numThreads) : kPoolRaceRoom);
         if (max > TIC_RT_POOL_MAX_ELEMENTS)
           max = TIC_RT_POOL_MAX_ELEMENTS;
-        s = tic_rt_pool_create_with_state(pd.name, pd.element_size, max, state,
-                                          &ctx->pools[i]);
+        s = (abi5 ? tic_rt_pool_create_abi5 : tic_rt_pool_create_with_state)(
+            pd.name, pd.element_size, max, state, &ctx->pools[i]);
         if (s != TC_OK) {
           destroyContext(ctx);
           return s;

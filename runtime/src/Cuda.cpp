@@ -205,6 +205,7 @@ struct tic::rt::CudaState {
   int32_t numPools = 0;
   bool collectLooked = false;
   CUfunction collect = nullptr;
+  CUfunction collectEnd = nullptr; // ABI 6
   // A TIC_RT_CUDA_FREES kernel was launched since the last collect.
   bool freedSinceCollect = false;
 };
@@ -318,35 +319,46 @@ tc_status cudaCreatePools(tic_rt_context *ctx) {
     // Every cell the node can have, and some for the threads whose hash
     // insert loses a race (they give their entry back at once; pointer
     // slots and list chunks are claimed before their cell is allocated).
-    uint64_t want = pd.max_elements + 65536;
+    uint64_t want = pd.max_elements + kPoolRaceRoom;
     if (want > TIC_RT_POOL_MAX_ELEMENTS)
       want = TIC_RT_POOL_MAX_ELEMENTS;
-    uint64_t cap = share / size < want ? share / size : want;
+    // ABI 6: the free and pending lists (4 bytes per cell each) follow
+    // the cells in the same allocation.
+    bool lists = ctx->desc->abi_version >= 6;
+    uint64_t perCell = size + (lists ? 8 : 0);
+    uint64_t cap = share / perCell < want ? share / perCell : want;
     if (cap == 0)
       return tic_rt_fail(nullptr, TC_ERR_OUT_OF_MEMORY,
                          "module '%s': no device memory is left for the pool "
                          "of SNode '%s' within tc_options.device_memory_bytes "
                          "(%llu)",
                          mod, n, (unsigned long long)budget);
-    CUresult r = loader.drv.cuMemAlloc(&s->poolMemory[i], size_t(cap * size));
+    CUresult r =
+        loader.drv.cuMemAlloc(&s->poolMemory[i], size_t(cap * perCell));
     if (r != CUDA_SUCCESS) {
       s->poolMemory[i] = 0;
       return tic_rt_fail(nullptr, TC_ERR_OUT_OF_MEMORY,
                          "cannot allocate %llu bytes of device memory for "
                          "the pool of SNode '%s' on %s: %s",
-                         (unsigned long long)(cap * size), n, loader.deviceName,
-                         errorText(r));
+                         (unsigned long long)(cap * perCell), n,
+                         loader.deviceName, errorText(r));
     }
     tic_rt_pool_state st{};
     st.base = s->poolMemory[i];
     st.element_size = size;
     st.capacity = cap;
     st.max_elements = cap; // struct-fors over the pool stop here
-    if ((r = loader.drv.cuMemsetD8(s->poolMemory[i], 0, size_t(cap * size))) !=
-            CUDA_SUCCESS ||
+    if (lists) {
+      st.free_list = s->poolMemory[i] + cap * size;
+      st.pending_list = st.free_list + cap * 4;
+    }
+    size_t stateBytes =
+        lists ? sizeof(st) : offsetof(tic_rt_pool_state, free_list);
+    if ((r = loader.drv.cuMemsetD8(s->poolMemory[i], 0,
+                                   size_t(cap * perCell))) != CUDA_SUCCESS ||
         (r = loader.drv.cuMemcpyHtoD(reinterpret_cast<CUdeviceptr>(ctx->root) +
                                          pd.state_offset,
-                                     &st, sizeof(st))) != CUDA_SUCCESS)
+                                     &st, stateBytes)) != CUDA_SUCCESS)
       return tic_rt_fail(nullptr, TC_ERR_DEVICE,
                          "cannot set up the pool of SNode '%s' on %s: %s", n,
                          loader.deviceName, errorText(r));
@@ -471,28 +483,44 @@ void cudaCollectPools(tic_rt_context *ctx) {
   CudaState *s = ctx->cuda;
   if (!s || s->numPools == 0 || !s->module || !makeCurrent())
     return;
+  bool abi6 = ctx->desc->abi_version >= 6;
   if (!s->collectLooked) {
     s->collectLooked = true;
     if (loader.drv.cuModuleGetFunction(
             &s->collect, s->module, TIC_RT_POOL_COLLECT_KERNEL) != CUDA_SUCCESS)
       s->collect = nullptr;
+    if (abi6 && loader.drv.cuModuleGetFunction(
+                    &s->collectEnd, s->module,
+                    TIC_RT_POOL_COLLECT_END_KERNEL) != CUDA_SUCCESS)
+      s->collect = nullptr;
   }
   if (!s->collect)
     return;
   s->freedSinceCollect = false;
-  // Each thread recycles cells until none is pending. One block: every
-  // cell goes through a compare-and-swap on the pending stack's head, and
-  // each success makes every other thread retry. With one block per
-  // multiprocessor (16896 threads on an H100) that is ~17000 atomics on one
-  // word per cell, about 10 us, which matches the measured mpm_sparse
-  // substeps (27 ms for ~2600 blocks at 1M particles; docs/performance.md);
-  // one block is bound by the atomic's latency instead. (Not timed yet.)
   void *root = ctx->root;
   void *params[] = {&root};
-  check(ctx,
-        loader.drv.cuLaunchKernel(s->collect, 1, 1, 1, 128, 1, 1, 0, nullptr,
-                                  params, nullptr),
-        TIC_RT_POOL_COLLECT_KERNEL);
+  if (!abi6) {
+    // ABI 5: each thread recycles cells until none is pending, through a
+    // compare-and-swap on the pending stack's head: one block, since each
+    // success makes every other thread retry.
+    check(ctx,
+          loader.drv.cuLaunchKernel(s->collect, 1, 1, 1, 128, 1, 1, 0, nullptr,
+                                    params, nullptr),
+          TIC_RT_POOL_COLLECT_KERNEL);
+    return;
+  }
+  // ABI 6: a grid-stride loop over the pending cells' words, no atomics
+  // (a few blocks per multiprocessor; those past the work exit at once),
+  // then one thread sets the counts, in stream order.
+  if (check(ctx,
+            loader.drv.cuLaunchKernel(s->collect, unsigned(loader.smCount) * 4,
+                                      1, 1, 256, 1, 1, 0, nullptr, params,
+                                      nullptr),
+            TIC_RT_POOL_COLLECT_KERNEL))
+    check(ctx,
+          loader.drv.cuLaunchKernel(s->collectEnd, 1, 1, 1, 1, 1, 1, 0, nullptr,
+                                    params, nullptr),
+          TIC_RT_POOL_COLLECT_END_KERNEL);
 }
 
 void cudaPoolStats(tic_rt_context *ctx, int32_t pool, tic_rt_pool_stats *out) {

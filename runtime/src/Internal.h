@@ -34,6 +34,11 @@ constexpr size_t kCacheLine = 64;
 /// messages are truncated.
 constexpr size_t kErrorCapacity = 1024;
 
+/// Elements a pool has beyond its SNode's most cells: those that threads
+/// whose hash insert lost a race give back, reused after the launch.
+/// Address space on the CPU; device memory on a GPU.
+constexpr uint64_t kPoolRaceRoom = 65536;
+
 /// State of one PCG32 generator (O'Neill, pcg-random.org), one per thread.
 struct alignas(kCacheLine) RngState {
   uint64_t state;

@@ -6,13 +6,19 @@
 // other path is lock-free).
 //
 // An element comes from the free list (elements recycled by
-// tic_rt_pool_collect) or, when that is empty, from the bump counter over
+// tic_rt_pool_collect) or, when that is used up, from the bump counter over
 // fresh memory, which the system zeroes. Freed elements go to a pending list
 // first and reach the free list only at collect time, when no kernel can
 // still read them, so that a cell deactivated in one launch is never reused
-// while another thread of that launch still looks at it. Both lists are
+// while another thread of that launch still looks at it.
+//
+// ABI 6 (docs/runtime.md): both lists are arrays of element indices, with
+// counters taken from and appended to by atomic adds; the free list is only
+// taken from between collects. The arrays are reserved beside the elements
+// and committed with them (4 bytes each per element). ABI 5 modules inline
 // Treiber stacks of element indices linked through the elements' first four
-// bytes; the stack heads carry a tag against ABA.
+// bytes, whose heads carry a tag against ABA: a pool created for such a
+// module's state (tic_rt_pool_create_abi5) keeps its elements on those.
 //
 //===----------------------------------------------------------------------===//
 
@@ -62,6 +68,11 @@ struct tic_rt_pool {
   uint8_t *base = nullptr;
   uint64_t reservedBytes = 0;
   bool pageElements = false; // elements are whole pages: recycle by madvise
+  // ABI 6: the free and pending lists, max_elements entries each, in one
+  // reservation of listBytes (committed with the elements). Null for an
+  // ABI 5 pool (stacks).
+  uint32_t *freeList = nullptr, *pendingList = nullptr;
+  uint64_t listBytes = 0;
   // [base, base + committed) is read-write; st->capacity follows it.
   std::atomic<uint64_t> committed{0};
   pthread_mutex_t commitLock = PTHREAD_MUTEX_INITIALIZER;
@@ -115,6 +126,20 @@ struct tic_rt_pool {
     __atomic_fetch_add(&st->live, d, __ATOMIC_RELAXED);
   }
 
+  /// The first `elements` entries of both lists read-write (their pages;
+  /// what is already is again: mprotect is idempotent).
+  bool commitLists(uint64_t elements) {
+    if (!freeList)
+      return true;
+    if (elements > maxElements)
+      elements = maxElements;
+    uint64_t bytes = roundUp(elements * 4, pageSize());
+    if (bytes > listBytes / 2)
+      bytes = listBytes / 2;
+    return mprotect(freeList, size_t(bytes), PROT_READ | PROT_WRITE) == 0 &&
+           mprotect(pendingList, size_t(bytes), PROT_READ | PROT_WRITE) == 0;
+  }
+
   /// Makes [0, needed) read-write. False when the system refuses.
   bool commit(uint64_t needed) {
     if (committed.load(std::memory_order_acquire) >= needed)
@@ -127,7 +152,8 @@ struct tic_rt_pool {
       if (want > reservedBytes)
         want = reservedBytes;
       if (mprotect(base + have, size_t(want - have), PROT_READ | PROT_WRITE) !=
-          0) {
+              0 ||
+          !commitLists(want / elementSize)) {
         ok = false;
       } else {
         committed.store(want, std::memory_order_release);
@@ -172,7 +198,41 @@ struct tic_rt_pool {
     s.element_size = elementSize;
     s.capacity = 0;
     s.max_elements = maxElements;
-    *st = s;
+    s.free_list = reinterpret_cast<uint64_t>(freeList);
+    s.pending_list = reinterpret_cast<uint64_t>(pendingList);
+    if (freeList)
+      *st = s;
+    else // an ABI 5 state: its first 64 bytes only
+      std::memcpy(st, &s, offsetof(tic_rt_pool_state, free_list));
+  }
+
+  /// ABI 6: pops the free list (no retry), else takes fresh memory.
+  void *allocListed(tic_rt_context *ctx) {
+    uint64_t count = load(st->free_count, __ATOMIC_RELAXED);
+    if (load(st->free_taken, __ATOMIC_RELAXED) < count) {
+      uint64_t t = __atomic_fetch_add(&st->free_taken, 1, __ATOMIC_RELAXED);
+      if (t < count) {
+        addLive(1);
+        return at(freeList[count - 1 - t]);
+      }
+    }
+    return fresh(ctx, __atomic_fetch_add(&st->next, 1, __ATOMIC_RELAXED));
+  }
+
+  /// ABI 6: queues `index` on the pending list.
+  void queue(uint32_t index) {
+    pendingList[__atomic_fetch_add(&st->pending_count, 1, __ATOMIC_RELAXED)] =
+        index;
+    addLive(-1);
+  }
+
+  /// Zeroes element `index` for reuse.
+  void zero(uint32_t index) {
+    uint8_t *e = at(index);
+    if (pageElements)
+      madvise(e, size_t(elementSize), MADV_DONTNEED); // zero pages
+    else
+      std::memset(e, 0, size_t(elementSize));
   }
 };
 
@@ -184,10 +244,13 @@ tc_status tic_rt_pool_create(const char *name, uint64_t element_size,
                                        nullptr, out);
 }
 
-tc_status tic_rt_pool_create_with_state(const char *name, uint64_t element_size,
-                                        uint64_t max_elements,
-                                        tic_rt_pool_state *state,
-                                        tic_rt_pool **out) {
+} // extern "C"
+
+namespace {
+
+tc_status createPool(const char *name, uint64_t element_size,
+                     uint64_t max_elements, tic_rt_pool_state *state,
+                     bool lists, tic_rt_pool **out) {
   const char *n = name ? name : "?";
   if (!out)
     return tic_rt_fail(nullptr, TC_ERR_INVALID_ARGUMENT,
@@ -217,16 +280,19 @@ tc_status tic_rt_pool_create_with_state(const char *name, uint64_t element_size,
                        n, (unsigned long long)max_elements,
                        (unsigned long long)element_size);
   uint64_t bytes = roundUp(size * max_elements, page);
-  void *mem = mmap(nullptr, size_t(bytes), PROT_NONE,
+  // ABI 6: the two lists, 4 bytes per element each, reserved after the
+  // elements (bytes is a multiple of the page size, so is listBytes).
+  uint64_t listBytes = lists ? 2 * roundUp(4 * max_elements, page) : 0;
+  void *mem = mmap(nullptr, size_t(bytes + listBytes), PROT_NONE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (mem == MAP_FAILED)
     return tic_rt_fail(nullptr, TC_ERR_OUT_OF_MEMORY,
                        "pool of SNode '%s': cannot reserve %llu bytes of "
                        "address space",
-                       n, (unsigned long long)bytes);
+                       n, (unsigned long long)(bytes + listBytes));
   void *p = std::malloc(sizeof(tic_rt_pool));
   if (!p) {
-    munmap(mem, size_t(bytes));
+    munmap(mem, size_t(bytes + listBytes));
     return tic_rt_fail(nullptr, TC_ERR_OUT_OF_MEMORY,
                        "pool of SNode '%s': cannot allocate the pool", n);
   }
@@ -237,22 +303,48 @@ tc_status tic_rt_pool_create_with_state(const char *name, uint64_t element_size,
   pool->base = static_cast<uint8_t *>(mem);
   pool->reservedBytes = bytes;
   pool->pageElements = pageElements;
+  if (lists) {
+    pool->listBytes = listBytes;
+    pool->freeList = reinterpret_cast<uint32_t *>(pool->base + bytes);
+    pool->pendingList = pool->freeList + listBytes / 2 / 4;
+  }
   pool->st = state ? state : &pool->own;
   pool->resetState();
   *out = pool;
   return TC_OK;
 }
 
+} // namespace
+
+extern "C" {
+
+tc_status tic_rt_pool_create_with_state(const char *name, uint64_t element_size,
+                                        uint64_t max_elements,
+                                        tic_rt_pool_state *state,
+                                        tic_rt_pool **out) {
+  return createPool(name, element_size, max_elements, state, /*lists=*/true,
+                    out);
+}
+
+tc_status tic_rt_pool_create_abi5(const char *name, uint64_t element_size,
+                                  uint64_t max_elements,
+                                  tic_rt_pool_state *state, tic_rt_pool **out) {
+  return createPool(name, element_size, max_elements, state, /*lists=*/false,
+                    out);
+}
+
 void tic_rt_pool_destroy(tic_rt_pool *pool) {
   if (!pool)
     return;
-  munmap(pool->base, size_t(pool->reservedBytes));
+  munmap(pool->base, size_t(pool->reservedBytes + pool->listBytes));
   pthread_mutex_destroy(&pool->commitLock);
   pool->~tic_rt_pool();
   std::free(pool);
 }
 
 void *tic_rt_pool_alloc(tic_rt_context *ctx, tic_rt_pool *pool) {
+  if (pool->freeList)
+    return pool->allocListed(ctx);
   uint32_t index;
   if (pool->pop(pool->st->free_head, index)) {
     pool->storeLink(index, 0); // the rest was zeroed by collect
@@ -271,6 +363,8 @@ void *tic_rt_pool_alloc_at(tic_rt_context *ctx, tic_rt_pool *pool,
 void tic_rt_pool_free(tic_rt_pool *pool, void *element) {
   if (!pool || !element)
     return;
+  if (pool->freeList)
+    return pool->queue(tic_rt_pool_index(pool, element));
   pool->push(pool->st->pending_head, tic_rt_pool_index(pool, element));
   pool->addLive(-1);
 }
@@ -278,6 +372,8 @@ void tic_rt_pool_free(tic_rt_pool *pool, void *element) {
 void tic_rt_pool_release_unused(tic_rt_pool *pool, void *element) {
   if (!pool || !element)
     return;
+  if (pool->freeList) // the free list is only taken from between collects
+    return pool->queue(tic_rt_pool_index(pool, element));
   // Never published, still zero but for the link: reusable at once.
   pool->push(pool->st->free_head, tic_rt_pool_index(pool, element));
   pool->addLive(-1);
@@ -286,14 +382,25 @@ void tic_rt_pool_release_unused(tic_rt_pool *pool, void *element) {
 void tic_rt_pool_collect(tic_rt_pool *pool) {
   if (!pool)
     return;
+  tic_rt_pool_state *st = pool->st;
+  if (pool->freeList) {
+    // The untaken entries stay at the bottom; the pending ones follow.
+    uint64_t count = st->free_count;
+    uint64_t left = count - (st->free_taken < count ? st->free_taken : count);
+    for (uint64_t i = 0, n = st->pending_count; i < n; ++i) {
+      uint32_t index = pool->pendingList[i];
+      pool->zero(index);
+      pool->freeList[left++] = index;
+    }
+    st->free_count = left;
+    st->free_taken = 0;
+    st->pending_count = 0;
+    return;
+  }
   uint32_t index;
-  while (pool->pop(pool->st->pending_head, index)) {
-    uint8_t *e = pool->at(index);
-    if (pool->pageElements)
-      madvise(e, size_t(pool->elementSize), MADV_DONTNEED); // zero pages
-    else
-      std::memset(e, 0, size_t(pool->elementSize));
-    pool->push(pool->st->free_head, index);
+  while (pool->pop(st->pending_head, index)) {
+    pool->zero(index);
+    pool->push(st->free_head, index);
   }
 }
 
@@ -306,6 +413,10 @@ void tic_rt_pool_reset(tic_rt_pool *pool) {
     // committed again).
     madvise(pool->base, size_t(committed), MADV_DONTNEED);
     mprotect(pool->base, size_t(committed), PROT_NONE);
+    if (pool->listBytes) {
+      madvise(pool->freeList, size_t(pool->listBytes), MADV_DONTNEED);
+      mprotect(pool->freeList, size_t(pool->listBytes), PROT_NONE);
+    }
   }
   pool->committed.store(0);
   pool->resetState();

@@ -3,7 +3,7 @@
 
 // The bound of a struct-for over a hash node's entries (snode.pool_view)
 // in host code: on a GPU context the pool's state is device memory, so it
-// is read as one 64-byte copy to a host temporary, and the view (the
+// is read as one 128-byte copy to a host temporary, and the view (the
 // pool's base, and its entries handed out: min(next, max_elements)) is
 // computed from the copy.
 snode.tree @root {
@@ -11,12 +11,12 @@ snode.tree @root {
 }
 
 // CHECK-LABEL: tc.kernel @entries(
-// CHECK:         %[[N8:.*]] = llvm.mlir.constant(8 : i64) : i64
-// CHECK:         %[[COPY:.*]] = llvm.alloca %[[N8]] x i64 {alignment = 8 : i64}
+// CHECK:         %[[N16:.*]] = llvm.mlir.constant(16 : i64) : i64
+// CHECK:         %[[COPY:.*]] = llvm.alloca %[[N16]] x i64 {alignment = 8 : i64}
 // CHECK:         %[[ROOT:.*]] = snode.root_ptr @root
 // CHECK:         %[[R:.*]] = builtin.unrealized_conversion_cast %[[ROOT]]
 // CHECK:         %[[STATE:.*]] = llvm.getelementptr inbounds %[[R]][{{[0-9]+}}]
-// CHECK-NEXT:    tc.field_copy %[[COPY]], %[[STATE]], 64 : !llvm.ptr, !llvm.ptr
+// CHECK-NEXT:    tc.field_copy %[[COPY]], %[[STATE]], 128 : !llvm.ptr, !llvm.ptr
 // CHECK-NOT:     snode.pool_view
 // CHECK:         llvm.getelementptr inbounds %[[COPY]]
 // CHECK:         arith.minui

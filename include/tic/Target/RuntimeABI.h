@@ -144,9 +144,14 @@ enum PoolStateField : int64_t {
   kPoolFreeHead = offsetof(tic_rt_pool_state, free_head),
   kPoolPendingHead = offsetof(tic_rt_pool_state, pending_head),
   kPoolLive = offsetof(tic_rt_pool_state, live),
+  kPoolFreeList = offsetof(tic_rt_pool_state, free_list),
+  kPoolPendingList = offsetof(tic_rt_pool_state, pending_list),
+  kPoolFreeCount = offsetof(tic_rt_pool_state, free_count),
+  kPoolFreeTaken = offsetof(tic_rt_pool_state, free_taken),
+  kPoolPendingCount = offsetof(tic_rt_pool_state, pending_count),
 };
 constexpr int64_t kPoolStateBytes = sizeof(tic_rt_pool_state);
-static_assert(sizeof(tic_rt_pool_state) == 64, "pool state size");
+static_assert(sizeof(tic_rt_pool_state) == 128, "pool state size");
 
 } // namespace abi
 } // namespace tic

@@ -565,8 +565,7 @@ static Value findOrInsertEntry(OpBuilder &b, Location loc, const NodeLayout &n,
   countInsertion(b, loc, n, container, bucketOf.mask);
   yield2(false, fresh);
   b.setInsertionPointToStart(ifWon.elseBlock());
-  // Never published: back to the pool as it came (zero), at once.
-  zeroBytes(b, loc, fresh, kHashHeaderBytes);
+  // Never published: back to the pool, reused (zeroed) after the launch.
   FreeCellOp::create(b, loc, fresh, n.name, /*unused=*/true);
   yield2(true, LLVM::ZeroOp::create(b, loc, ptrTy));
   b.setInsertionPointAfter(ifWon);

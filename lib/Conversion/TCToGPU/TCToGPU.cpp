@@ -43,6 +43,8 @@ namespace {
 
 constexpr llvm::StringLiteral kGPUModuleName = "tic_cuda";
 constexpr llvm::StringLiteral kPoolCollectKernel = TIC_RT_POOL_COLLECT_KERNEL;
+constexpr llvm::StringLiteral kPoolCollectEndKernel =
+    TIC_RT_POOL_COLLECT_END_KERNEL;
 
 /// Splits a task's body around its `tc.iterations` loop: ops before it that
 /// do not depend on the range (begin, end) form the prologue, the loop and
@@ -457,12 +459,14 @@ struct KernelErasure : OpConversionPattern<tc::KernelOp> {
   }
 };
 
-/// The kernel the runtime launches after a launch that may have freed
-/// cells of sparse nodes (tic_rt_take_kernel_status): its threads move the
-/// freed cells of every pool to the free stack, zeroed, until none is left
-/// (the CPU's tic_rt_pool_collect, in parallel).
-static void buildPoolCollectKernel(gpu::GPUModuleOp gm,
-                                   const snode::SNodeLayout &layout) {
+/// The kernels the runtime launches after a launch that may have freed
+/// cells of sparse nodes (tic_rt_take_kernel_status; the CPU's
+/// tic_rt_pool_collect): `__tic_pool_collect`, a grid-stride loop over the
+/// words of every pool's pending cells, which zeroes them and appends the
+/// cells to the free lists, then `__tic_pool_collect_end` on one thread,
+/// which sets the lists' counts. No atomics: each word is one thread's.
+static void buildPoolCollectKernels(gpu::GPUModuleOp gm,
+                                    const snode::SNodeLayout &layout) {
   SmallVector<int64_t> states;
   for (const snode::NodeLayout &n : layout.getNodes())
     if (n.poolIndex >= 0 && n.poolStateOffset >= 0)
@@ -472,23 +476,41 @@ static void buildPoolCollectKernel(gpu::GPUModuleOp gm,
   MLIRContext *ctx = gm.getContext();
   Location loc = gm.getLoc();
   OpBuilder b = OpBuilder::atBlockEnd(gm.getBody());
-  Type ptrTy = LLVM::LLVMPointerType::get(ctx);
-  auto fn = gpu::GPUFuncOp::create(b, loc, kPoolCollectKernel,
-                                   FunctionType::get(ctx, {ptrTy}, {}));
-  fn->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), UnitAttr::get(ctx));
-  Block &entry = fn.getBody().front();
-  b.setInsertionPointToStart(&entry);
-  Value root = entry.getArgument(0);
-  for (int64_t off : states) {
-    Value state = pools::statePtr(b, loc, root, off);
-    auto loop = scf::WhileOp::create(b, loc, TypeRange{}, ValueRange{});
+  Type ptrTy = LLVM::LLVMPointerType::get(ctx), i64 = b.getI64Type();
+  auto kernel = [&](StringRef name) {
+    auto fn = gpu::GPUFuncOp::create(b, loc, name,
+                                     FunctionType::get(ctx, {ptrTy}, {}));
+    fn->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), UnitAttr::get(ctx));
+    Block &entry = fn.getBody().front();
+    b.setInsertionPointToStart(&entry);
+    return entry.getArgument(0);
+  };
+  {
     OpBuilder::InsertionGuard guard(b);
-    b.createBlock(&loop.getBefore());
-    scf::ConditionOp::create(b, loc, pools::collectOne(b, loc, state),
-                             ValueRange{});
-    b.createBlock(&loop.getAfter());
-    scf::YieldOp::create(b, loc);
+    Value root = kernel(kPoolCollectKernel);
+    auto dim = [&](Value v) {
+      return arith::IndexCastOp::create(b, loc, i64, v).getResult();
+    };
+    Value tid = dim(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
+    Value bid = dim(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
+    Value bdim = dim(gpu::BlockDimOp::create(b, loc, gpu::Dimension::x));
+    Value gdim = dim(gpu::GridDimOp::create(b, loc, gpu::Dimension::x));
+    Value start = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, bid, bdim), tid);
+    Value stride = arith::MulIOp::create(b, loc, gdim, bdim);
+    for (int64_t off : states) {
+      pools::Collect c =
+          pools::collectBegin(b, loc, pools::statePtr(b, loc, root, off));
+      auto loop = scf::ForOp::create(b, loc, start, c.words, stride);
+      OpBuilder::InsertionGuard inner(b);
+      b.setInsertionPointToStart(loop.getBody());
+      pools::collectWord(b, loc, c, loop.getInductionVar());
+    }
+    gpu::ReturnOp::create(b, loc);
   }
+  Value root = kernel(kPoolCollectEndKernel);
+  for (int64_t off : states)
+    pools::collectEnd(b, loc, pools::statePtr(b, loc, root, off));
   gpu::ReturnOp::create(b, loc);
 }
 
@@ -567,7 +589,7 @@ struct ConvertTCToGPUPass : tic::impl::ConvertTCToGPUBase<ConvertTCToGPUPass> {
         mb.clone(*g);
       }
     });
-    buildPoolCollectKernel(gm, layout);
+    buildPoolCollectKernels(gm, layout);
     // Device code synchronises with other device threads only (the host
     // reads after the launch is over): atomics at device scope (.gpu), not
     // the system scope (.sys) LLVM's default syncscope gives.

@@ -136,13 +136,13 @@ static void layoutStructure(TreeOp tree, int64_t &size, int64_t &align) {
   tree.walk([&](Operation *op) {
     auto c = dyn_cast<SNodeContainerOpInterface>(op);
     if (c && hasPool(c.getKind())) {
-      // The state of its pool (tic_rt_pool_state: 64 bytes, a cache line).
+      // The state of its pool (tic_rt_pool_state: two cache lines).
       size = alignTo(size, 64);
       align = std::max<int64_t>(align, 64);
       op->setAttr(
           "pool_state_offset",
           IntegerAttr::get(IntegerType::get(op->getContext(), 64), size));
-      size += 64;
+      size += kPoolStateBytes;
     }
     if (!c ||
         (c.getKind() != SNodeKind::Bitmasked &&

@@ -27,7 +27,7 @@ extern "C" {
 /* Version of the generated-code ABI described in this header. A module
  * descriptor records the version it was compiled against; the runtime
  * refuses descriptors from a newer ABI (TC_ERR_UNSUPPORTED). */
-#define TIC_RT_ABI_VERSION 5u
+#define TIC_RT_ABI_VERSION 6u
 
 /*===--------------------------------------------------------------------===*/
 /* Module descriptor and context                                            */
@@ -68,24 +68,41 @@ typedef struct tic_rt_pool_desc {
   uint64_t state_offset;
 } tic_rt_pool_desc;
 
-/* ABI 5: the state of one pool, shared by the runtime and generated code
- * (CPU and GPU alike): elements are handed out from the free stack or, when
- * it is empty, by bumping `next`; an index below `capacity` needs nothing
- * of the runtime, one at or above it asks the target (the CPU commits more
- * memory, tic_rt_snode_alloc_at; a GPU reports the pool as used up). The
- * stacks' heads are (tag << 32) | (index + 1), 0 ending a stack; an element
- * on a stack holds the next link in its first four bytes. Freed elements go
- * to the pending stack and reach the free stack, zeroed, when the launch is
- * over (tic_rt_pool_collect). */
+/* The state of one pool, shared by the runtime and generated code (CPU and
+ * GPU alike; ABI 5, extended by ABI 6 to 128 bytes).
+ *
+ * ABI 6: an element comes from `free_list` or, when that is used up, by
+ * bumping `next`. An index below `capacity` needs nothing of the runtime;
+ * one at or above it asks the target (the CPU commits more memory,
+ * tic_rt_snode_alloc_at; a GPU reports the pool as used up). No step
+ * retries: taking a free element is `t = atomic_add(free_taken, 1)`, which
+ * succeeds when t < free_count with element free_list[free_count - 1 - t];
+ * freeing one is pending_list[atomic_add(pending_count, 1)] = index. The
+ * collect (between launches, when no kernel runs) zeroes the pending
+ * elements and appends them after the free list's untaken entries, then
+ * sets free_count, and free_taken = pending_count = 0. Both lists hold
+ * 32-bit element indices, as many as the pool has elements.
+ *
+ * ABI 5 (modules compiled for it still run): no lists; Treiber stacks
+ * whose heads are (tag << 32) | (index + 1), 0 ending a stack, an element on
+ * a stack holding the next link in its first four bytes. Its states are the
+ * first 64 bytes only. */
 typedef struct tic_rt_pool_state {
   uint64_t base;         /* address of element 0 */
   uint64_t element_size; /* bytes per element (as the pool rounded it) */
   uint64_t capacity;     /* elements usable at once (committed / mapped) */
   uint64_t max_elements; /* the reservation, in elements */
   uint64_t next;         /* bump index (may pass max_elements) */
-  uint64_t free_head;    /* zeroed elements, but for the link */
-  uint64_t pending_head; /* freed during the launch */
+  uint64_t free_head;    /* ABI 5: zeroed elements, but for the link */
+  uint64_t pending_head; /* ABI 5: freed during the launch */
   int64_t live;          /* handed out and not freed */
+  /* ABI 6: */
+  uint64_t free_list;     /* address of uint32_t[max_elements]: zeroed */
+  uint64_t pending_list;  /* address of uint32_t[max_elements]: freed */
+  uint64_t free_count;    /* entries of free_list (set by the collect) */
+  uint64_t free_taken;    /* entries taken since (may pass free_count) */
+  uint64_t pending_count; /* entries of pending_list */
+  uint64_t reserved[3];   /* zero */
 } tic_rt_pool_state;
 
 /* Runtime state of one module instance (opaque). */
@@ -165,8 +182,13 @@ TC_API int32_t tic_rt_on_device(const tic_rt_context *ctx);
  * SNodes freed on the device (its one parameter: the root buffer); the
  * runtime launches it at the end of every entry point of a module with
  * pools, and before a launch that follows one of a TIC_RT_CUDA_FREES
- * kernel, as the CPU runs tic_rt_pool_collect. */
+ * kernel, as the CPU runs tic_rt_pool_collect. ABI 6: any grid (a
+ * grid-stride loop over the pending elements' words: it zeroes them and
+ * appends the elements to the free lists), then
+ * TIC_RT_POOL_COLLECT_END_KERNEL on one thread (it sets the counts). ABI 5
+ * modules' collect kernel runs on one block of 128 threads, alone. */
 #define TIC_RT_POOL_COLLECT_KERNEL "__tic_pool_collect"
+#define TIC_RT_POOL_COLLECT_END_KERNEL "__tic_pool_collect_end"
 
 /* One kernel of the module's PTX, emitted as a constant by the compiler. */
 typedef struct tic_rt_cuda_kernel {
@@ -420,6 +442,14 @@ TC_API tc_status tic_rt_pool_create_with_state(const char *name,
                                                tic_rt_pool_state *state,
                                                tic_rt_pool **out);
 
+/* The same for a state of a module of ABI 5 (its first 64 bytes only):
+ * the pool keeps its free elements on the stacks that module's code uses. */
+TC_API tc_status tic_rt_pool_create_abi5(const char *name,
+                                         uint64_t element_size,
+                                         uint64_t max_elements,
+                                         tic_rt_pool_state *state,
+                                         tic_rt_pool **out);
+
 /* The pool's state (never NULL for a pool). */
 TC_API tic_rt_pool_state *tic_rt_pool_get_state(tic_rt_pool *pool);
 
@@ -442,8 +472,9 @@ TC_API void *tic_rt_pool_alloc_at(tic_rt_context *ctx, tic_rt_pool *pool,
  * thread-safe. It is not handed out again before tic_rt_pool_collect. */
 TC_API void tic_rt_pool_free(tic_rt_pool *pool, void *element);
 
-/* Returns an element no other thread has seen and that was not written
- * (the loser of a race to install a cell): reusable at once. */
+/* Returns an element no other thread has seen (the loser of a race to
+ * install a cell): queued like a freed one (an ABI 5 pool reuses it at
+ * once). */
 TC_API void tic_rt_pool_release_unused(tic_rt_pool *pool, void *element);
 
 /* Makes the queued elements reusable, zeroing them (elements of a page or

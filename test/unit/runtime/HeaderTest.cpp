@@ -40,7 +40,7 @@ TEST(Header, EnumValuesAreStable) {
   EXPECT_EQ(TC_DTYPE_I8, 0);
   EXPECT_EQ(TC_DTYPE_F32, 9);
   EXPECT_EQ(TC_DTYPE_BOOL, 11);
-  EXPECT_EQ(TIC_RT_ABI_VERSION, 5u);
+  EXPECT_EQ(TIC_RT_ABI_VERSION, 6u);
 }
 
 } // namespace

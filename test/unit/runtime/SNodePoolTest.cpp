@@ -5,7 +5,7 @@
 // number, and tic_rt_take_kernel_status (the end of a launch) recycles the
 // freed cells. MODULE_memory_stats is tic_rt_memory_stats. ABI 5: each
 // pool's state is in the root buffer, where generated code allocates and
-// frees inline (tic_rt_pool_state).
+// frees inline (tic_rt_pool_state); ABI 6 replaces its stacks by lists.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,14 +23,26 @@ using tic::test::makeDesc;
 
 namespace {
 
-// The states at bytes 128 and 192 of the root buffer.
+// The states at bytes 128 and 256 of the root buffer (128 bytes each).
 const tic_rt_pool_desc kPools[] = {{"blocks", 256, 64, 128},
-                                   {"leaves", 32, 4, 192}};
+                                   {"leaves", 32, 4, 256}};
 
 tic_rt_module_desc poolDesc() {
   tic_rt_module_desc d = makeDesc();
   d.num_pools = 2;
   d.pools = kPools;
+  return d;
+}
+
+// ABI 5: states of 64 bytes, at 128 and 192.
+const tic_rt_pool_desc kAbi5Pools[] = {{"blocks", 256, 64, 128},
+                                       {"leaves", 32, 4, 192}};
+
+tic_rt_module_desc abi5Desc() {
+  tic_rt_module_desc d = makeDesc();
+  d.abi_version = 5;
+  d.num_pools = 2;
+  d.pools = kAbi5Pools;
   return d;
 }
 
@@ -83,11 +95,95 @@ TEST(SNodePool, StateInTheRootBufferFollowsTheRuntime) {
   EXPECT_EQ(tic_rt_snode_alloc_at(ctx, 0, st->max_elements), nullptr);
   EXPECT_EQ(tic_rt_take_kernel_status(ctx), TC_ERR_OUT_OF_MEMORY);
   EXPECT_NE(std::strstr(tic_rt_last_error(ctx), "blocks"), nullptr);
+  // A free appends the index to the pending list; the launch's end (the
+  // collect) moves it to the free list, from which the next allocation
+  // takes it.
+  tic_rt_snode_free(ctx, 0, c);
+  EXPECT_EQ(st->pending_count, 1u);
+  ASSERT_NE(st->pending_list, 0u);
+  EXPECT_EQ(reinterpret_cast<uint32_t *>(st->pending_list)[0], 0u);
+  EXPECT_EQ(tic_rt_take_kernel_status(ctx), TC_OK);
+  EXPECT_EQ(st->pending_count, 0u);
+  EXPECT_EQ(st->free_count, 1u);
+  EXPECT_EQ(st->free_taken, 0u);
+  EXPECT_EQ(reinterpret_cast<uint32_t *>(st->free_list)[0], 0u);
+  EXPECT_EQ(st->free_head, 0u); // the ABI 5 stacks stay unused
+  EXPECT_EQ(tic_rt_snode_alloc(ctx, 0), c);
+  EXPECT_EQ(st->free_taken, 1u);
+}
+
+TEST(SNodePool, ListsKeepTheUntakenEntriesAcrossCollects) {
+  tic_rt_module_desc desc = poolDesc();
+  Context ctx(desc);
+  ASSERT_EQ(ctx.status(), TC_OK);
+  auto *st = reinterpret_cast<tic_rt_pool_state *>(
+      static_cast<char *>(tic_rt_root(ctx)) + 256);
+  void *c[4];
+  for (void *&x : c)
+    ASSERT_NE(x = tic_rt_snode_alloc(ctx, 1), nullptr);
+  for (void *x : c)
+    tic_rt_snode_free(ctx, 1, x);
+  EXPECT_EQ(tic_rt_take_kernel_status(ctx), TC_OK);
+  EXPECT_EQ(st->free_count, 4u);
+  // A launch takes one (the last entry) and frees another cell.
+  void *a = tic_rt_snode_alloc(ctx, 1);
+  EXPECT_EQ(a, c[3]);
+  tic_rt_snode_free(ctx, 1, a);
+  EXPECT_EQ(tic_rt_take_kernel_status(ctx), TC_OK);
+  // Three untaken, then the pending one: four, each cell once.
+  EXPECT_EQ(st->free_count, 4u);
+  std::set<void *> got;
+  for (int i = 0; i < 4; ++i)
+    got.insert(tic_rt_snode_alloc(ctx, 1));
+  EXPECT_EQ(got, std::set<void *>(c, c + 4));
+  EXPECT_EQ(st->next, 4u); // no fresh cell was needed
+  // Taking more than the list holds falls back to fresh memory.
+  void *fresh = tic_rt_snode_alloc(ctx, 1);
+  EXPECT_EQ(st->next, 5u);
+  EXPECT_EQ(got.count(fresh), 0u);
+}
+
+TEST(SNodePool, DescriptorsOfAbi5KeepTheirStacks) {
+  // The states of an ABI 5 module are 64 bytes: its code pops and pushes
+  // the stacks, and the runtime writes nothing past them.
+  tic_rt_module_desc desc = abi5Desc();
+  Context ctx(desc);
+  ASSERT_EQ(ctx.status(), TC_OK) << tic_rt_last_error(nullptr);
+  auto *st = reinterpret_cast<tic_rt_pool_state *>(
+      static_cast<char *>(tic_rt_root(ctx)) + 128);
+  void *c = tic_rt_snode_alloc(ctx, 0);
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(reinterpret_cast<uint64_t>(c), st->base);
   tic_rt_snode_free(ctx, 0, c);
   EXPECT_NE(st->pending_head, 0u);
   EXPECT_EQ(tic_rt_take_kernel_status(ctx), TC_OK);
   EXPECT_EQ(st->pending_head & 0xffffffffu, 0u);
   EXPECT_EQ(st->free_head & 0xffffffffu, 1u); // element 0, link 1
+  EXPECT_EQ(tic_rt_snode_alloc(ctx, 0), c);
+  // An unused cell is reusable at once.
+  void *d = tic_rt_snode_alloc(ctx, 1);
+  ASSERT_NE(d, nullptr);
+  tic_rt_snode_release_unused(ctx, 1, d);
+  EXPECT_EQ(tic_rt_snode_alloc(ctx, 1), d);
+  // The second state starts at byte 192, right after the first's 64.
+  auto *st2 = reinterpret_cast<tic_rt_pool_state *>(
+      static_cast<char *>(tic_rt_root(ctx)) + 192);
+  EXPECT_EQ(st2->element_size, 32u);
+  EXPECT_EQ(st2->next, 1u);
+}
+
+TEST(SNodePool, StatesThatDoNotFitAreRejected) {
+  // An ABI 6 state needs 128 bytes: one at 960 of a 1024-byte root does
+  // not fit (an ABI 5 one does).
+  const tic_rt_pool_desc late[] = {{"blocks", 256, 64, 960}};
+  tic_rt_module_desc desc = makeDesc();
+  desc.num_pools = 1;
+  desc.pools = late;
+  Context ctx(desc);
+  EXPECT_EQ(ctx.status(), TC_ERR_INVALID_ARGUMENT);
+  desc.abi_version = 5;
+  Context ok(desc);
+  EXPECT_EQ(ok.status(), TC_OK) << tic_rt_last_error(nullptr);
 }
 
 TEST(SNodePool, DescriptorsOfAbi4StillWork) {
@@ -130,14 +226,22 @@ TEST(SNodePool, FreedCellsComeBackZeroedAfterTheLaunch) {
     EXPECT_EQ(b[k], 0) << k; // ... and zeroed
 }
 
-TEST(SNodePool, UnusedCellsAreReusableAtOnce) {
+TEST(SNodePool, UnusedCellsAreReusedAfterTheLaunch) {
+  // The free list is only taken from during a launch: a cell given back
+  // unused waits for the collect, as a freed one does.
   tic_rt_module_desc desc = poolDesc();
   Context ctx(desc);
   ASSERT_EQ(ctx.status(), TC_OK);
   void *c = tic_rt_snode_alloc(ctx, 1);
   ASSERT_NE(c, nullptr);
   tic_rt_snode_release_unused(ctx, 1, c);
-  EXPECT_EQ(tic_rt_snode_alloc(ctx, 1), c); // no launch in between
+  void *d = tic_rt_snode_alloc(ctx, 1);
+  EXPECT_NE(d, c);
+  tc_memory_stats ms;
+  ASSERT_EQ(tic_rt_memory_stats(ctx, "leaves", &ms), TC_OK);
+  EXPECT_EQ(ms.live_cells, 1u);
+  EXPECT_EQ(tic_rt_take_kernel_status(ctx), TC_OK);
+  EXPECT_EQ(tic_rt_snode_alloc(ctx, 1), c);
 }
 
 TEST(SNodePool, ViewCoversEveryElementHandedOut) {
@@ -166,8 +270,9 @@ TEST(SNodePool, ExhaustionIsAKernelFailureNamingTheSNode) {
   tc_options o = Context::threads(1);
   Context ctx(desc, &o);
   ASSERT_EQ(ctx.status(), TC_OK);
-  // 4 cells, plus one for each thread's race.
-  for (int i = 0; i < 5; ++i)
+  // 4 cells, plus the room for the entries of hash inserts that lose a
+  // race (65536; address space only).
+  for (int i = 0; i < 4 + 65536; ++i)
     ASSERT_NE(tic_rt_snode_alloc(ctx, 1), nullptr) << i;
   EXPECT_EQ(tic_rt_snode_alloc(ctx, 1), nullptr);
   EXPECT_EQ(tic_rt_take_kernel_status(ctx), TC_ERR_OUT_OF_MEMORY);

@@ -136,6 +136,11 @@ constexpr int64_t kHashGrowthHeaderBytes = 16, kHashMaxBuckets = int64_t(1)
 constexpr int64_t kHashTableCountOffset = 0, kHashTableBlockOffset = 8,
                   kHashTableMaskOffset = 16, kHashTableHeaderBytes = 24;
 constexpr int64_t kHashNoteSlots = 1024;
+
+/// Bytes of the state of a pool (the runtime's tic_rt_pool_state, ABI 6)
+/// that tic-allocate-layout reserves after a tree's root cell, aligned to
+/// 64 (RuntimeABI.h checks the two agree).
+constexpr int64_t kPoolStateBytes = 128;
 /// The most buckets a table below another node grows to.
 constexpr int64_t kHashMaxTableBuckets = int64_t(1) << 20;
 inline int64_t getHashCellOffset(int64_t cellAlign) {

@@ -609,9 +609,12 @@ def SNode_FreeCellOp : SNode_Op<"free_cell", [
   let summary = "returns a cell of pointer node @node (a chunk of a dynamic one) to its pool";
   let description = [{
     `snode.free_cell %c, @p : !llvm.ptr` (deactivation of a pointer cell).
-    The cell is reused, zeroed, after the launch. With `unused`, the cell
-    was never seen by another thread (a hash entry that lost the race to be
-    inserted in its bucket) and is reusable at once.
+    The cell is reused, zeroed, after the launch (the pool's free list is
+    only taken from during a launch). With `unused`, the cell was never
+    seen by another thread (a hash entry that lost the race to be inserted
+    in its bucket): it goes the same way, but it does not make its launch
+    one that frees cells (on a GPU, those are followed by a collect before
+    the next launch of the entry point; docs/cuda.md).
   }];
   let arguments = (ins AnyType:$cell, FlatSymbolRefAttr:$node,
                        UnitAttr:$unused);
