@@ -299,10 +299,57 @@ template <typename Op> struct QuantPattern : SNodePattern<Op> {
   }
 };
 
+/// Whether a lane of a bit_array is read on its own: 8 or 16 integer
+/// (or fixed-point) bits aligned to their width, so that the lane is a
+/// naturally aligned byte or half-word of the word in memory (every target
+/// is little-endian).
+bool isNarrowLane(const QuantField &f) {
+  return f.laneShift && !f.shared() && (f.width == 8 || f.width == 16) &&
+         f.offset % f.width == 0 && f.q.getKind() != bits::QuantKind::Float;
+}
+
+/// The lane of `f` (isNarrowLane) read with a load of its own width at its
+/// byte in the word at `addr`: one sign- or zero-extending load, where
+/// the word's load, shift and extension would take three or four
+/// instructions, and consecutive lanes are consecutive bytes (an int8
+/// matrix reads like one). Its value in the compute type.
+Value loadNarrowLane(OpBuilder &b, Location loc, const QuantField &f,
+                     Value addr, Value lane, Operation *&load) {
+  Type i64 = b.getI64Type(), narrow = b.getIntegerType(f.width);
+  Value index =
+      arith::AddIOp::create(b, loc, iconst(b, loc, i64, f.offset / f.width),
+                            arith::ExtUIOp::create(b, loc, i64, lane));
+  Value at = LLVM::GEPOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext()), narrow, addr,
+      ValueRange{index}, LLVM::GEPNoWrapFlags::inbounds);
+  auto l = LLVM::LoadOp::create(b, loc, narrow, at, unsigned(f.width / 8));
+  load = l;
+  bool s = f.q.getIsSigned();
+  Type to =
+      f.q.getKind() == bits::QuantKind::Int ? f.compute : digitsType(b, f);
+  Value v = l;
+  if (to.getIntOrFloatBitWidth() > f.width)
+    v = s ? Value(arith::ExtSIOp::create(b, loc, to, v))
+          : Value(arith::ExtUIOp::create(b, loc, to, v));
+  else if (to.getIntOrFloatBitWidth() < f.width)
+    v = arith::TruncIOp::create(b, loc, to, v);
+  if (f.q.getKind() == bits::QuantKind::Int)
+    return v;
+  return decodeFixedDigits(b, loc, f, v);
+}
+
 struct QuantLoadLowering : QuantPattern<LoadOp> {
   using QuantPattern::QuantPattern;
-  void lower(ConversionPatternRewriter &b, LoadOp op, OpAdaptor,
+  void lower(ConversionPatternRewriter &b, LoadOp op, OpAdaptor adaptor,
              const QuantField &f, Value addr) const override {
+    if (!op.getWholeWord() && isNarrowLane(f)) {
+      Operation *load = nullptr;
+      Value v =
+          loadNarrowLane(b, op.getLoc(), f, addr, adaptor.getLane(), load);
+      tags.tag(load, op, op.getField());
+      b.replaceOp(op, v);
+      return;
+    }
     // A plain load: loads of one word CSE.
     auto word = LLVM::LoadOp::create(b, op.getLoc(), f.word, addr,
                                      unsigned(f.wordBits() / 8));
