@@ -528,12 +528,13 @@ void cudaPoolStats(tic_rt_context *ctx, int32_t pool, tic_rt_pool_stats *out) {
   *out = tic_rt_pool_stats{};
   tic_rt_pool_state st{};
   tic_rt_pool_desc pd = poolDescAt(ctx->desc, pool);
+  // The members up to `live`: all an ABI 5 state has.
   if (!s || pool < 0 || pool >= s->numPools || !makeCurrent() ||
       !check(ctx,
              loader.drv.cuMemcpyDtoH(&st,
                                      reinterpret_cast<CUdeviceptr>(ctx->root) +
                                          pd.state_offset,
-                                     sizeof(st)),
+                                     offsetof(tic_rt_pool_state, free_list)),
              "reading a pool's state"))
     return;
   out->element_size = st.element_size;

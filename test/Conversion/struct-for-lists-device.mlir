@@ -7,7 +7,9 @@
 // one iteration decides whether the list is stale and records it at byte 12
 // of the list's header; the rebuild runs over every cell and appends the
 // active ones only when that flag is set; the body's loop runs over every
-// cell too, and an iteration past the list's count does nothing.
+// cell too, and an iteration past the list's count does nothing. The
+// elements of a cell are parallel dimensions of the body's loop (a GPU
+// thread per element, not per cell), not serial loops.
 snode.tree @root {
   snode.pointer @p axes [0] shape [16] {
     snode.dense @d axes [0] shape [4] { snode.place @u : [f32] }
@@ -45,14 +47,18 @@ snode.tree @big {
 // CHECK:               llvm.atomicrmw add
 // CHECK:               llvm.store %[[L]], %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr
 // CHECK:         %[[C16B:.*]] = arith.constant 16 : i32
-// CHECK:         tc.parallel_for (%[[N:.*]]) = (%{{.*}}) to (%[[C16B]]) {
+// CHECK:         %[[C4:.*]] = arith.constant 4 : i32
+// CHECK:         tc.parallel_for (%[[N:.*]], %[[R:.*]]) = (%{{.*}}, %{{.*}}) to (%[[C16B]], %[[C4]]) {
 // CHECK:           %[[CP:.*]] = llvm.getelementptr inbounds %{{.*}}[8]
 // CHECK:           %[[COUNT:.*]] = llvm.load %[[CP]] {alignment = 4 : i64} : !llvm.ptr -> i32
 // CHECK:           %[[IN:.*]] = arith.cmpi slt, %[[N]], %[[COUNT]] : i32
 // CHECK:           scf.if %[[IN]] {
-// CHECK:             scf.for
-// CHECK:               tc.load @u[%{{.*}}] {tc.active = @p} : f32
-// CHECK:               tc.store %{{.*}}, @u[%{{.*}}] {tc.active = @p} : f32
+// CHECK:             %[[CELL:.*]] = llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> i32
+// CHECK-NOT:         scf.for
+// CHECK:             %[[BASE:.*]] = arith.muli %[[CELL]], %{{.*}} overflow<nsw, nuw> : i32
+// CHECK:             %[[I:.*]] = arith.addi %[[BASE]], %[[R]] overflow<nsw, nuw> : i32
+// CHECK:             tc.load @u[%[[I]]] {tc.active = @p} : f32
+// CHECK:             tc.store %{{.*}}, @u[%[[I]]] {tc.active = @p} : f32
 // Host code itself reads and writes nothing of the list.
 // CHECK-NOT:     llvm.load
 // CHECK:         tc.return
@@ -65,7 +71,8 @@ snode.tree @big {
 // HOST:         arith.select
 // HOST:         tc.parallel_for
 // HOST:         %[[COUNT:.*]] = llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> i32
-// HOST:         tc.parallel_for (%{{.*}}) = (%{{.*}}) to (%[[COUNT]])
+// HOST:         tc.parallel_for (%{{.*}}) = (%{{.*}}) to (%[[COUNT]]) {
+// HOST:           scf.for
 tc.kernel @twice() {
   tc.struct_for @u (%i) {
     %v = tc.load @u[%i] : f32
@@ -81,8 +88,8 @@ tc.kernel @twice() {
 // CHECK-LABEL: tc.kernel @large
 // CHECK:         %[[BUILT:.*]] = llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr -> i64
 // CHECK:         arith.select
-// CHECK:         %[[COUNT:.*]] = llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> i32
-// CHECK:         tc.parallel_for (%{{.*}}) = (%{{.*}}) to (%[[COUNT]])
+// CHECK:         %[[COUNT2:.*]] = llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> i32
+// CHECK:         tc.parallel_for (%{{.*}}, %{{.*}}, %{{.*}}) = (%{{.*}}, %{{.*}}, %{{.*}}) to (%[[COUNT2]], %{{.*}}, %{{.*}})
 tc.kernel @large() {
   tc.struct_for @v (%i, %j) {
     %x = tc.load @v[%i, %j] : f32

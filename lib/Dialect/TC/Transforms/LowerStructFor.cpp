@@ -90,10 +90,13 @@ static void markKnownActive(Region &region, const snode::SNodeLayout &layout,
 /// a, i_a = cell_a * ratio_a + r_a with ratio_a = inner[a] / outer[a]
 /// (inner[a] past outer's rank), an scf.for over r_a where ratio_a > 1.
 /// `nonNegative`: the indices are known non-negative (not below a hash).
-/// Leaves `ib` in the innermost loop.
+/// `given`: the r_a already bound (the induction variables of a parallel
+/// loop over the ratios, splitRatios), one per axis with ratio_a > 1; no
+/// loops are built then. Leaves `ib` in the innermost loop.
 static void splitCell(OpBuilder &ib, Location loc, ArrayRef<Value> cell,
                       ArrayRef<int64_t> outer, ArrayRef<int64_t> inner,
-                      bool nonNegative, SmallVectorImpl<Value> &indices) {
+                      bool nonNegative, SmallVectorImpl<Value> &indices,
+                      ValueRange given = {}) {
   Type i32 = ib.getI32Type();
   auto cst = [&](OpBuilder &bb, int64_t v) -> Value {
     return arith::ConstantIntOp::create(bb, loc, i32, v);
@@ -102,7 +105,10 @@ static void splitCell(OpBuilder &ib, Location loc, ArrayRef<Value> cell,
   for (auto [a, extent] : llvm::enumerate(inner)) {
     int64_t ratio = a < cellRank ? extent / outer[a] : extent;
     Value r;
-    if (ratio > 1) {
+    if (ratio > 1 && !given.empty()) {
+      r = given.front();
+      given = given.drop_front();
+    } else if (ratio > 1) {
       auto loop =
           scf::ForOp::create(ib, loc, cst(ib, 0), cst(ib, ratio), cst(ib, 1));
       ib.setInsertionPointToStart(loop.getBody());
@@ -124,6 +130,18 @@ static void splitCell(OpBuilder &ib, Location loc, ArrayRef<Value> cell,
     }
     indices.push_back(i);
   }
+}
+
+/// The ratios of splitCell(outer, inner) that are > 1, in axis order.
+static SmallVector<int64_t> splitRatios(ArrayRef<int64_t> outer,
+                                        ArrayRef<int64_t> inner) {
+  SmallVector<int64_t> ratios;
+  for (auto [a, extent] : llvm::enumerate(inner)) {
+    int64_t ratio = a < outer.size() ? extent / outer[a] : extent;
+    if (ratio > 1)
+      ratios.push_back(ratio);
+  }
+  return ratios;
 }
 
 /// Serial loops at `ib` over the elements (index space `shape`) of the
@@ -735,6 +753,10 @@ constexpr int64_t kDeviceListCells = int64_t(1) << 16;
 ///       list[atomic count++] = %l } }
 ///   tc.parallel_for (%e) = (0) to (cells) {
 ///     if %e < list.count { serial over the elements: body } }
+///
+/// With `device`, when the listed node is the deepest sparse one, the
+/// elements of a cell are parallel dimensions of the body's loop, not
+/// serial loops: tc.parallel_for (%e, %r...) = (0, 0...) to (ub, ratios).
 static tc::ParallelForOp buildCachedListLoop(
     OpBuilder &b, tc::StructForOp sf, const snode::NodeLayout &node,
     const snode::NodeLayout &deep,
@@ -792,11 +814,23 @@ static tc::ParallelForOp buildCachedListLoop(
     int64_t len = deep.cellIndexShape.back();
     groups = (len + kListGroup - 1) / kListGroup;
   }
+  // On a GPU the elements of a listed cell are parallel too, as in
+  // Taichi's struct-fors (a thread per element, the cell's elements on
+  // consecutive threads: coalesced): a thread per cell looping over its
+  // elements left most of the device idle (an 8x8 block was 64 serial
+  // iterations).
+  SmallVector<int64_t> elementRatios;
+  if (device && &deep == &node)
+    elementRatios = splitRatios(node.cellIndexShape, shape);
   auto bodyLoop = [&](Value ub, bool bounded) {
     SmallVector<Value> lbs{c32(b, 0)}, ubs{ub};
     if (groups > 1) {
       lbs.push_back(c32(b, 0));
       ubs.push_back(c32(b, groups));
+    }
+    for (int64_t ratio : elementRatios) {
+      lbs.push_back(c32(b, 0));
+      ubs.push_back(c32(b, ratio));
     }
     auto pf = tc::ParallelForOp::create(b, loc, lbs, ubs);
     Block *outer = &pf.getBody().front();
@@ -824,6 +858,10 @@ static tc::ParallelForOp buildCachedListLoop(
       visitListElements(ib, loc, cell, node, deep, indices,
                         groups > 1 ? outer->getArgument(1) : Value(),
                         kListGroup);
+    else if (!elementRatios.empty())
+      splitCell(ib, loc, cell, node.cellIndexShape, shape,
+                /*nonNegative=*/true, indices,
+                outer->getArguments().drop_front());
     else
       visitElements(ib, loc, cell, node, deep, shape, /*nonNegative=*/true,
                     indices);
