@@ -15,6 +15,13 @@ snode.tree @root {
     snode.dense @d axes [0] shape [4] { snode.place @u : [f32] }
   }
 }
+snode.tree @deep {
+  snode.pointer @dp axes [0] shape [8] {
+    snode.bitmasked @db axes [0] shape [2] {
+      snode.dense @dd axes [0] shape [4] { snode.place @w : [f32] }
+    }
+  }
+}
 snode.tree @big {
   snode.pointer @bp axes [0, 1] shape [512, 512] {
     snode.dense @bd axes [0, 1] shape [2, 2] { snode.place @v : [f32] }
@@ -95,6 +102,35 @@ tc.kernel @large() {
     %x = tc.load @v[%i, %j] : f32
     %y = arith.addf %x, %x : f32
     tc.store %y, @v[%i, %j] : f32
+    tc.yield
+  }
+  tc.return
+}
+
+// A deeper sparse node in the listed cells: its cells and their elements
+// are parallel dimensions too, each thread testing its bitmasked cell.
+// CHECK-LABEL: tc.kernel @nested
+// CHECK:         tc.parallel_for (%[[E:.*]], %[[R1:.*]], %[[R2:.*]]) = (%{{.*}}, %{{.*}}, %{{.*}}) to (%{{.*}}, %[[C2:.*]], %[[C4:.*]]) {
+// CHECK:           scf.if
+// CHECK:             %[[L:.*]] = llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> i32
+// CHECK:             %[[B:.*]] = arith.muli %[[L]], %{{.*}} overflow<nsw, nuw> : i32
+// CHECK:             %[[DC:.*]] = arith.addi %[[B]], %[[R1]] overflow<nsw, nuw> : i32
+// CHECK:             %[[ACT:.*]] = tc.is_active @db[%[[DC]]] : i1
+// CHECK:             scf.if %[[ACT]] {
+// CHECK-NOT:           scf.for
+// CHECK:               %[[B2:.*]] = arith.muli %[[DC]], %{{.*}} overflow<nsw, nuw> : i32
+// CHECK:               %[[I:.*]] = arith.addi %[[B2]], %[[R2]] overflow<nsw, nuw> : i32
+// CHECK:               tc.load @w[%[[I]]] {tc.active = @db} : f32
+// HOST-LABEL: tc.kernel @nested
+// HOST:         tc.parallel_for (%{{.*}}) = (%{{.*}}) to (%{{.*}}) {
+// HOST:           scf.for
+// HOST:             tc.is_active @db
+// HOST:             scf.for
+tc.kernel @nested() {
+  tc.struct_for @w (%i) {
+    %x = tc.load @w[%i] : f32
+    %y = arith.addf %x, %x : f32
+    tc.store %y, @w[%i] : f32
     tc.yield
   }
   tc.return

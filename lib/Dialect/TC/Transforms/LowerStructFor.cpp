@@ -144,29 +144,50 @@ static SmallVector<int64_t> splitRatios(ArrayRef<int64_t> outer,
   return ratios;
 }
 
+/// The parallel dimensions (their extents) that visitElements can take
+/// instead of its serial loops: the ratios > 1 from `outer`'s cells to
+/// `deep`'s, then from `deep`'s to the elements.
+static SmallVector<int64_t> elementRatios(const snode::NodeLayout &outer,
+                                          const snode::NodeLayout &deep,
+                                          ArrayRef<int64_t> shape) {
+  if (&deep == &outer)
+    return splitRatios(outer.cellIndexShape, shape);
+  SmallVector<int64_t> r =
+      splitRatios(outer.cellIndexShape, deep.cellIndexShape);
+  llvm::append_range(r, splitRatios(deep.cellIndexShape, shape));
+  return r;
+}
+
 /// Serial loops at `ib` over the elements (index space `shape`) of the
 /// active cell `cell` of node `outer`: directly when `deep` is `outer`,
 /// else over the cells of the deeper sparse node `deep` inside it, each
-/// tested with tc.is_active, then over their elements. Leaves `ib` in the
-/// innermost loop.
+/// tested with tc.is_active, then over their elements. With `given` (the
+/// induction variables of parallel dimensions over elementRatios), no
+/// loops: one element per iteration. Leaves `ib` in the innermost loop.
 static void visitElements(OpBuilder &ib, Location loc, ArrayRef<Value> cell,
                           const snode::NodeLayout &outer,
                           const snode::NodeLayout &deep,
                           ArrayRef<int64_t> shape, bool nonNegative,
-                          SmallVectorImpl<Value> &indices) {
+                          SmallVectorImpl<Value> &indices,
+                          ValueRange given = {}) {
   if (&deep == &outer) {
-    splitCell(ib, loc, cell, outer.cellIndexShape, shape, nonNegative, indices);
+    splitCell(ib, loc, cell, outer.cellIndexShape, shape, nonNegative, indices,
+              given);
     return;
   }
+  size_t toDeep =
+      given.empty()
+          ? 0
+          : splitRatios(outer.cellIndexShape, deep.cellIndexShape).size();
   SmallVector<Value> deepCell;
   splitCell(ib, loc, cell, outer.cellIndexShape, deep.cellIndexShape,
-            nonNegative, deepCell);
+            nonNegative, deepCell, given.take_front(toDeep));
   Value active =
       tc::IsActiveOp::create(ib, loc, ib.getI1Type(), deep.name, deepCell);
   auto ifDeep = scf::IfOp::create(ib, loc, active, false);
   ib.setInsertionPointToStart(ifDeep.thenBlock());
-  splitCell(ib, loc, deepCell, deep.cellIndexShape, shape, nonNegative,
-            indices);
+  splitCell(ib, loc, deepCell, deep.cellIndexShape, shape, nonNegative, indices,
+            given.drop_front(toDeep));
 }
 
 /// Moves the struct-for's body (without its terminator) to `ib`'s
@@ -754,9 +775,10 @@ constexpr int64_t kDeviceListCells = int64_t(1) << 16;
 ///   tc.parallel_for (%e) = (0) to (cells) {
 ///     if %e < list.count { serial over the elements: body } }
 ///
-/// With `device`, when the listed node is the deepest sparse one, the
-/// elements of a cell are parallel dimensions of the body's loop, not
-/// serial loops: tc.parallel_for (%e, %r...) = (0, 0...) to (ub, ratios).
+/// With `device`, the elements of a cell (and the cells of a deeper
+/// sparse node in it, each tested) are parallel dimensions of the body's
+/// loop, not serial loops: tc.parallel_for (%e, %r...) = (0, 0...) to
+/// (ub, ratios).
 static tc::ParallelForOp buildCachedListLoop(
     OpBuilder &b, tc::StructForOp sf, const snode::NodeLayout &node,
     const snode::NodeLayout &deep,
@@ -818,17 +840,17 @@ static tc::ParallelForOp buildCachedListLoop(
   // Taichi's struct-fors (a thread per element, the cell's elements on
   // consecutive threads: coalesced): a thread per cell looping over its
   // elements left most of the device idle (an 8x8 block was 64 serial
-  // iterations).
-  SmallVector<int64_t> elementRatios;
-  if (device && &deep == &node)
-    elementRatios = splitRatios(node.cellIndexShape, shape);
+  // iterations). A deeper sparse node's cells are tested per thread.
+  SmallVector<int64_t> ratios;
+  if (device && deep.kind != snode::SNodeKind::Dynamic)
+    ratios = elementRatios(node, deep, shape);
   auto bodyLoop = [&](Value ub, bool bounded) {
     SmallVector<Value> lbs{c32(b, 0)}, ubs{ub};
     if (groups > 1) {
       lbs.push_back(c32(b, 0));
       ubs.push_back(c32(b, groups));
     }
-    for (int64_t ratio : elementRatios) {
+    for (int64_t ratio : ratios) {
       lbs.push_back(c32(b, 0));
       ubs.push_back(c32(b, ratio));
     }
@@ -858,13 +880,9 @@ static tc::ParallelForOp buildCachedListLoop(
       visitListElements(ib, loc, cell, node, deep, indices,
                         groups > 1 ? outer->getArgument(1) : Value(),
                         kListGroup);
-    else if (!elementRatios.empty())
-      splitCell(ib, loc, cell, node.cellIndexShape, shape,
-                /*nonNegative=*/true, indices,
-                outer->getArguments().drop_front());
     else
       visitElements(ib, loc, cell, node, deep, shape, /*nonNegative=*/true,
-                    indices);
+                    indices, outer->getArguments().drop_front());
     spliceBody(ib, sf, indices);
     return pf;
   };
