@@ -3,6 +3,8 @@
 #ifndef TIC_INTEGRATION_COMMON_H
 #define TIC_INTEGRATION_COMMON_H
 
+#include <tic/runtime.h>
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +32,20 @@
   } while (0)
 
 static int tic_test_failures = 0;
+
+/* An ndarray argument over `p`: 1-D of n0 elements, or 2-D n0 x n1 when
+ * n1 is not 0. */
+static inline tc_ndarray tic_test_ndarray(void *p, tc_dtype t, int64_t n0,
+                                          int64_t n1) {
+  tc_ndarray a;
+  memset(&a, 0, sizeof a);
+  a.data = p;
+  a.ndim = n1 ? 2 : 1;
+  a.shape[0] = n0;
+  a.shape[1] = n1;
+  a.dtype = t;
+  return a;
+}
 
 /* Whether the contexts run on a GPU (TIC_ARCH=cuda, scripts/gpu-check.sh).
  * A GPU's pools are one device allocation each, made whole when the context

@@ -10,13 +10,7 @@ static uint64_t rng = 88172645463325252ull;
 static uint32_t next(void) { return xorshift32(&rng); }
 
 static tc_ndarray nd(float *p, int64_t n) {
-  tc_ndarray a;
-  memset(&a, 0, sizeof a);
-  a.data = p;
-  a.ndim = 1;
-  a.shape[0] = n;
-  a.dtype = TC_DTYPE_F32;
-  return a;
+  return tic_test_ndarray(p, TC_DTYPE_F32, n, 0);
 }
 
 #define NR 65536

@@ -49,16 +49,7 @@
 static uint64_t rng = 0x2545F4914F6CDD1Dull;
 static uint32_t next(void) { return xorshift32(&rng); }
 
-static tc_ndarray nd(void *p, tc_dtype t, int64_t n0, int64_t n1) {
-  tc_ndarray a;
-  memset(&a, 0, sizeof a);
-  a.data = p;
-  a.ndim = n1 ? 2 : 1;
-  a.shape[0] = n0;
-  a.shape[1] = n1;
-  a.dtype = t;
-  return a;
-}
+#define nd tic_test_ndarray
 
 /* A store to component k (Python-scope x[None] = v, or an atomic's
    result): the others keep their decoded values, the group re-encodes. */

@@ -46,6 +46,21 @@ constexpr llvm::StringLiteral kPoolCollectKernel = TIC_RT_POOL_COLLECT_KERNEL;
 constexpr llvm::StringLiteral kPoolCollectEndKernel =
     TIC_RT_POOL_COLLECT_END_KERNEL;
 
+/// A grid-stride loop's first iteration and step (i64): blockIdx *
+/// blockDim + threadIdx, and gridDim * blockDim.
+static std::pair<Value, Value> gridStride(OpBuilder &b, Location loc) {
+  auto dim = [&](Value v) {
+    return arith::IndexCastOp::create(b, loc, b.getI64Type(), v).getResult();
+  };
+  Value tid = dim(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
+  Value bid = dim(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
+  Value bdim = dim(gpu::BlockDimOp::create(b, loc, gpu::Dimension::x));
+  Value gdim = dim(gpu::GridDimOp::create(b, loc, gpu::Dimension::x));
+  Value start = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, bid, bdim), tid);
+  return {start, arith::MulIOp::create(b, loc, gdim, bdim)};
+}
+
 /// Splits a task's body around its `tc.iterations` loop: ops before it that
 /// do not depend on the range (begin, end) form the prologue, the loop and
 /// the ops it needs from the range run per range, the ops after it form the
@@ -204,18 +219,7 @@ struct TaskToGPUFuncLowering : OpConversionPattern<tc::TaskOp> {
       }
       map.map(a, v);
     }
-    // Grid-stride loop: lin = blockIdx * blockDim + threadIdx, step
-    // gridDim * blockDim.
-    auto dim = [&](Value v) {
-      return arith::IndexCastOp::create(rewriter, loc, i64, v).getResult();
-    };
-    Value tid = dim(gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x));
-    Value bid = dim(gpu::BlockIdOp::create(rewriter, loc, gpu::Dimension::x));
-    Value bdim = dim(gpu::BlockDimOp::create(rewriter, loc, gpu::Dimension::x));
-    Value gdim = dim(gpu::GridDimOp::create(rewriter, loc, gpu::Dimension::x));
-    Value start = arith::AddIOp::create(
-        rewriter, loc, arith::MulIOp::create(rewriter, loc, bid, bdim), tid);
-    Value stride = arith::MulIOp::create(rewriter, loc, gdim, bdim);
+    auto [start, stride] = gridStride(rewriter, loc);
     FunctionEnv env;
     env.rootBuffer = root;
     if (usesRandom) {
@@ -488,16 +492,7 @@ static void buildPoolCollectKernels(gpu::GPUModuleOp gm,
   {
     OpBuilder::InsertionGuard guard(b);
     Value root = kernel(kPoolCollectKernel);
-    auto dim = [&](Value v) {
-      return arith::IndexCastOp::create(b, loc, i64, v).getResult();
-    };
-    Value tid = dim(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
-    Value bid = dim(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
-    Value bdim = dim(gpu::BlockDimOp::create(b, loc, gpu::Dimension::x));
-    Value gdim = dim(gpu::GridDimOp::create(b, loc, gpu::Dimension::x));
-    Value start = arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, bid, bdim), tid);
-    Value stride = arith::MulIOp::create(b, loc, gdim, bdim);
+    auto [start, stride] = gridStride(b, loc);
     for (int64_t off : states) {
       pools::Collect c =
           pools::collectBegin(b, loc, pools::statePtr(b, loc, root, off));
