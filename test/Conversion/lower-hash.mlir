@@ -1,5 +1,5 @@
 // RUN: %tic-opt %s --tic-allocate-layout --tic-lower-struct-for=lists=false --tic-lower-field-access | FileCheck %s
-// RUN: %tic-opt %s --tic-allocate-layout --tic-lower-struct-for=device=true --tic-lower-field-access | FileCheck %s
+// RUN: %tic-opt %s --tic-allocate-layout --tic-lower-struct-for=device=true --tic-lower-field-access | FileCheck %s --check-prefix=DEVICE
 // RUN: %tic-opt %s --tic-allocate-layout --tic-lower-struct-for=lists=false --tic-lower-field-access --cse --tic-snode-access-cse | FileCheck %s --check-prefix=CSE
 
 // Hash nodes at the tc level: an access looks its hash level up by the
@@ -70,6 +70,19 @@ tc.kernel @put3(%i: i32, %v: f32) {
 // CSE-NOT:           snode.lookup hash
 // CSE:               snode.lookup dense
 // CSE:               snode.load %{{.*}}, @x[0] : f32
+// For a GPU (device=true) the elements of the cell are parallel too: a
+// thread per element, each testing its entry's flag.
+// DEVICE-LABEL: tc.kernel @sum
+// DEVICE:       %{{.*}}, %[[N:.*]] = snode.pool_view @h : !llvm.ptr, i32
+// DEVICE:       tc.parallel_for (%[[E:.*]], %[[R0:.*]], %[[R1:.*]]) = (%{{.*}}, %{{.*}}, %{{.*}}) to (%[[N]], %[[C4:.*]], %[[C3:.*]]) {
+// DEVICE:         %[[A:.*]], %[[K:.*]]:2 = snode.hash_entry %{{.*}}, @h[%[[E]]] : !llvm.ptr -> i1, i32, i32
+// DEVICE:         scf.if %[[A]] {
+// DEVICE-NOT:       scf.for
+// DEVICE:           %[[M:.*]] = arith.muli %[[K]]#0, %{{.*}} overflow<nsw> : i32
+// DEVICE:           arith.addi %[[M]], %[[R0]] overflow<nsw> : i32
+// DEVICE:           %[[M1:.*]] = arith.muli %[[K]]#1, %{{.*}} overflow<nsw> : i32
+// DEVICE:           arith.addi %[[M1]], %[[R1]] overflow<nsw> : i32
+// DEVICE:           snode.load %{{.*}}, @x[0] : f32
 tc.kernel @sum() {
   tc.struct_for @x (%i, %j) {
     %v = tc.load @x[%i, %j] : f32
@@ -107,6 +120,15 @@ snode.tree @t2 {
 // CHECK:             scf.for
 // CHECK:               scf.for
 // CHECK:                 snode.load %{{.*}}, @z[0] : f32
+// DEVICE-LABEL: tc.kernel @blocks
+// DEVICE:       tc.parallel_for (%[[E:.*]], %[[L:.*]], %[[X:.*]], %[[Y:.*]]) = (%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) to (%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) {
+// DEVICE:         snode.hash_entry %{{.*}}, @hp[%[[E]]]
+// DEVICE:           snode.is_active pointer %{{.*}}, @pp[%{{.*}}] : i32
+// DEVICE:           scf.if
+// DEVICE-NOT:         scf.for
+// DEVICE:             arith.addi %{{.*}}, %[[X]] overflow<nsw> : i32
+// DEVICE:             arith.addi %{{.*}}, %[[Y]] overflow<nsw> : i32
+// DEVICE:             snode.load %{{.*}}, @z[0] : f32
 tc.kernel @blocks() {
   tc.struct_for @z (%i, %j) {
     %v = tc.load @z[%i, %j] : f32

@@ -369,7 +369,8 @@ static tc::HashEntryOp createHashEntry(OpBuilder &b, Location loc,
 }
 
 /// A tc.parallel_for over the entries of hash node `hash` below `ub` (i32)
-/// and, when `sub` > 1, the `sub` deeper cells in each; the tc.hash_entry
+/// and, when `sub` > 1, the `sub` deeper cells in each (then dimensions of
+/// the `extra` extents); the tc.hash_entry
 /// of the entry, and a builder where the entry is active.
 struct EntryLoop {
   tc::ParallelForOp loop;
@@ -378,13 +379,17 @@ struct EntryLoop {
 };
 static EntryLoop buildEntryLoop(OpBuilder &b, Location loc,
                                 const snode::NodeLayout &hash, Value ub,
-                                int64_t sub) {
+                                int64_t sub, ArrayRef<int64_t> extra = {}) {
   Type i32 = b.getI32Type();
   Value zero = arith::ConstantIntOp::create(b, loc, i32, 0);
   SmallVector<Value> lbs{zero}, ubs{ub};
   if (sub > 1) {
     lbs.push_back(zero);
     ubs.push_back(arith::ConstantIntOp::create(b, loc, i32, sub));
+  }
+  for (int64_t e : extra) {
+    lbs.push_back(zero);
+    ubs.push_back(arith::ConstantIntOp::create(b, loc, i32, e));
   }
   auto pf = tc::ParallelForOp::create(b, loc, lbs, ubs);
   Block *outer = &pf.getBody().front();
@@ -418,7 +423,7 @@ static tc::ParallelForOp buildCachedHashLoop(
 static tc::ParallelForOp
 buildHashLoop(OpBuilder &b, tc::StructForOp sf, const snode::NodeLayout &hash,
               const snode::NodeLayout &deep, ArrayRef<int64_t> shape,
-              SmallVectorImpl<Value> &indices,
+              SmallVectorImpl<Value> &indices, bool device,
               ArrayRef<const snode::NodeLayout *> cachePath = {},
               int32_t slot = 0) {
   Location loc = sf.getLoc();
@@ -443,9 +448,20 @@ buildHashLoop(OpBuilder &b, tc::StructForOp sf, const snode::NodeLayout &hash,
     return buildCachedHashLoop(
         b, sf, hash, deep, split ? ratio : ArrayRef<int64_t>{}, split ? sub : 1,
         cachePath, slot, shape, indices);
+  // On a GPU the elements of a cell are parallel too (a thread per
+  // element, as for the pointer lists).
+  SmallVector<int64_t> elements;
+  if (device && deep.kind != snode::SNodeKind::Dynamic) {
+    if (split)
+      elements = splitRatios(deep.cellIndexShape, shape);
+    else if (sub == 1)
+      elements = elementRatios(hash, deep, shape);
+  }
   Value n = tc::HashEntriesOp::create(b, loc, i32, hash.name);
-  auto [pf, entry, ib] = buildEntryLoop(b, loc, hash, n, split ? sub : 1);
+  auto [pf, entry, ib] =
+      buildEntryLoop(b, loc, hash, n, split ? sub : 1, elements);
   Block *outer = &pf.getBody().front();
+  ValueRange given = outer->getArguments().take_back(elements.size());
   // The hash cell's indices: below other nodes, theirs from the key's
   // last slot (the parent's cell number over the levels above, up to a
   // hash above, whose entry number it holds too: that hash's cell indices
@@ -461,12 +477,12 @@ buildHashLoop(OpBuilder &b, tc::StructForOp sf, const snode::NodeLayout &hash,
     auto ifDeep = scf::IfOp::create(ib, loc, active, false);
     ib.setInsertionPointToStart(ifDeep.thenBlock());
     splitCell(ib, loc, deepCell, deep.cellIndexShape, shape,
-              /*nonNegative=*/false, indices);
+              /*nonNegative=*/false, indices, given);
   } else if (deep.kind == snode::SNodeKind::Dynamic) {
     visitListElements(ib, loc, cell, hash, deep, indices);
   } else {
     visitElements(ib, loc, cell, hash, deep, shape, /*nonNegative=*/false,
-                  indices);
+                  indices, given);
   }
   spliceBody(ib, sf, indices);
   return pf;
@@ -1048,8 +1064,8 @@ struct LowerStructForPass : tic::impl::LowerStructForBase<LowerStructForPass> {
           if (!counted)
             path.clear();
           int32_t slot = path.empty() ? 0 : nextSlot++;
-          pf = buildHashLoop(b, sf, *hash, *sparse->node, shape, indices, path,
-                             slot);
+          pf = buildHashLoop(b, sf, *hash, *sparse->node, shape, indices,
+                             device, path, slot);
         } else if (sparse->node->kind == snode::SNodeKind::Dynamic &&
                    (device || !lists || !listedNode(levels))) {
           pf = buildListLoop(b, sf, *sparse->node, indices);
