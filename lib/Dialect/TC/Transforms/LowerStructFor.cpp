@@ -85,6 +85,13 @@ static void markKnownActive(Region &region, const snode::SNodeLayout &layout,
   });
 }
 
+/// How many sub-cells of extents `inner` a cell of an index space of
+/// extents `outer` holds along axis a (inner[a] past outer's rank).
+static int64_t ratioAt(ArrayRef<int64_t> outer, ArrayRef<int64_t> inner,
+                       size_t a) {
+  return a < outer.size() ? inner[a] / outer[a] : inner[a];
+}
+
 /// Serial loops at `ib` over the sub-cells of extents `inner` (per axis)
 /// inside the cell `cell` of an index space of extents `outer`: along axis
 /// a, i_a = cell_a * ratio_a + r_a with ratio_a = inner[a] / outer[a]
@@ -102,8 +109,8 @@ static void splitCell(OpBuilder &ib, Location loc, ArrayRef<Value> cell,
     return arith::ConstantIntOp::create(bb, loc, i32, v);
   };
   unsigned cellRank = outer.size();
-  for (auto [a, extent] : llvm::enumerate(inner)) {
-    int64_t ratio = a < cellRank ? extent / outer[a] : extent;
+  for (size_t a = 0; a < inner.size(); ++a) {
+    int64_t ratio = ratioAt(outer, inner, a);
     Value r;
     if (ratio > 1 && !given.empty()) {
       r = given.front();
@@ -136,11 +143,9 @@ static void splitCell(OpBuilder &ib, Location loc, ArrayRef<Value> cell,
 static SmallVector<int64_t> splitRatios(ArrayRef<int64_t> outer,
                                         ArrayRef<int64_t> inner) {
   SmallVector<int64_t> ratios;
-  for (auto [a, extent] : llvm::enumerate(inner)) {
-    int64_t ratio = a < outer.size() ? extent / outer[a] : extent;
-    if (ratio > 1)
+  for (size_t a = 0; a < inner.size(); ++a)
+    if (int64_t ratio = ratioAt(outer, inner, a); ratio > 1)
       ratios.push_back(ratio);
-  }
   return ratios;
 }
 
@@ -437,10 +442,8 @@ buildHashLoop(OpBuilder &b, tc::StructForOp sf, const snode::NodeLayout &hash,
   SmallVector<int64_t> ratio;
   int64_t sub = 1;
   if (&deep != &hash && deep.kind != snode::SNodeKind::Dynamic)
-    for (auto [a, extent] : llvm::enumerate(deep.cellIndexShape)) {
-      ratio.push_back(a < hash.cellIndexShape.size()
-                          ? extent / hash.cellIndexShape[a]
-                          : extent);
+    for (size_t a = 0; a < deep.cellIndexShape.size(); ++a) {
+      ratio.push_back(ratioAt(hash.cellIndexShape, deep.cellIndexShape, a));
       sub *= ratio.back();
     }
   bool split = sub > 1 && sub <= INT32_MAX;
