@@ -327,12 +327,11 @@ Value loadNarrowLane(OpBuilder &b, Location loc, const QuantField &f,
   bool s = f.q.getIsSigned();
   Type to =
       f.q.getKind() == bits::QuantKind::Int ? f.compute : digitsType(b, f);
+  // (`to` holds the field, as bits.extract's result must.)
   Value v = l;
   if (to.getIntOrFloatBitWidth() > f.width)
     v = s ? Value(arith::ExtSIOp::create(b, loc, to, v))
           : Value(arith::ExtUIOp::create(b, loc, to, v));
-  else if (to.getIntOrFloatBitWidth() < f.width)
-    v = arith::TruncIOp::create(b, loc, to, v);
   if (f.q.getKind() == bits::QuantKind::Int)
     return v;
   return decodeFixedDigits(b, loc, f, v);
