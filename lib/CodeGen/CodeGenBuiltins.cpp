@@ -111,6 +111,18 @@ static const sema::SNode *snodeOrPlaceOf(const tast::Expr *e) {
   return nullptr;
 }
 
+// The field an argument names (`x`, `x.grad`), or null.
+static const tsema::FieldInfo *fieldOfExpr(const tast::Expr *e) {
+  while (auto *s = dyn_cast_or_null<tast::StaticExpr>(e))
+    e = s->operand.get();
+  if (auto *n = dyn_cast_or_null<tast::NameExpr>(e))
+    if (n->ref.kind == tast::NameRef::Field)
+      return n->ref.field;
+  if (auto *m = dyn_cast_or_null<tast::MemberExpr>(e))
+    return m->field;
+  return nullptr;
+}
+
 RV Generator::genBuiltin(const tast::CallExpr &e) {
   Builtin bi = e.builtin;
   auto arg = [&](size_t i) -> const tast::Expr * {
@@ -384,9 +396,31 @@ RV Generator::genBuiltin(const tast::CallExpr &e) {
   }
   case Builtin::AssumeInRange:
     return convTo(gen(arg(0)), e.type);
-  case Builtin::BlockLocal:
+  case Builtin::BlockLocal: {
+    // Recorded on the innermost enclosing struct-for (Sema checked there is
+    // one) for tic-block-local.
+    Operation *op = b.getInsertionBlock()->getParentOp();
+    while (op && !isa<tic::tc::StructForOp>(op))
+      op = op->getParentOp();
+    auto sf = dyn_cast_or_null<tic::tc::StructForOp>(op);
+    if (!sf)
+      return {};
+    SmallVector<Attribute> fields;
+    if (ArrayAttr old = sf.getBlockLocalAttr())
+      fields.append(old.begin(), old.end());
+    for (auto &a : e.args) {
+      const tsema::FieldInfo *f = fieldOfExpr(a.value.get());
+      if (!f)
+        continue;
+      auto sym = FlatSymbolRefAttr::get(b.getContext(), f->name);
+      if (!llvm::is_contained(fields, sym))
+        fields.push_back(sym);
+    }
+    sf.setBlockLocalAttr(b.getArrayAttr(fields));
+    return {};
+  }
   case Builtin::LoopConfig:
-    return {}; // hints without effect on the CPU backend
+    return {}; // a hint the loops took already
   case Builtin::Svd:
   case Builtin::PolarDecompose:
   case Builtin::SymEig: {

@@ -439,7 +439,7 @@ void Generator::genParallelFor(const tast::ForStmt &s) {
     for (auto a : axes)
       rank = std::max(rank, unsigned(a) + 1);
     auto sf = tic::tc::StructForOp::create(b, l, target, s.serialize, nullptr,
-                                           nullptr, nullptr);
+                                           nullptr, nullptr, nullptr);
     if (s.parallelize > 0)
       sf.setParallelizeAttr(b.getI32IntegerAttr(int32_t(s.parallelize)));
     if (s.blockDim > 0)

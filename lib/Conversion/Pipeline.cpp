@@ -36,6 +36,15 @@ void tic::buildTargetNeutralPipeline(mlir::OpPassManager &pm,
     pm.addPass(createDemoteAtomics());
   if (options.bitStoreDemotion)
     pm.addPass(createDemoteBitStores());
+  // block_local: CPU-only objects ignore it, as Taichi does (the CPU's
+  // caches hold a block's neighbourhood); a --target=cuda object's host
+  // code runs the same loops as its device code.
+  if (options.cuda) {
+    BlockLocalOptions blockLocal;
+    blockLocal.knownActive = options.accessCSE;
+    blockLocal.warn = !options.cudaHost; // said once, by the device's lowering
+    pm.addPass(createBlockLocal(blockLocal));
+  }
   LowerStructForOptions structFor;
   structFor.knownActive = options.accessCSE;
   structFor.device = options.cuda;

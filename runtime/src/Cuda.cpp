@@ -607,7 +607,9 @@ void tic_rt_cuda_launch(tic_rt_context *ctx, const tic_rt_cuda_kernel *kernel,
     block = 1024;
   // Enough blocks to fill every SM (2048 threads each); the kernels are
   // grid-stride loops, so fewer blocks than iterations is fine.
-  uint64_t blocks = (uint64_t(total) + block - 1) / block;
+  uint64_t blocks = (kernel->flags & TIC_RT_CUDA_BLOCKS)
+                        ? uint64_t(total)
+                        : (uint64_t(total) + block - 1) / block;
   uint64_t maxBlocks = uint64_t(loader.smCount) * (2048 / block);
   if (blocks > maxBlocks)
     blocks = maxBlocks;

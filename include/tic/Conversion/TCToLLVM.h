@@ -39,6 +39,7 @@ class SNodeLayout;
 } // namespace snode
 namespace tc {
 class NDArrayType;
+class BlockForOp;
 } // namespace tc
 
 /// The implicit values of every function the conversion created.
@@ -99,7 +100,17 @@ struct CUDALaunches {
   /// The tasks that may free cells of sparse SNodes (the runtime recycles
   /// them before the next launch).
   llvm::StringSet<> frees;
+  /// The tasks whose iterations run on a block of threads each
+  /// (tc.block_for).
+  llvm::StringSet<> blocks;
 };
+
+/// Replaces a tc.block_for by one loop over its linear index from `first`
+/// to its trip count by `step` (i32 values at the op, e.g. 0 and 1 for one
+/// thread), the body's indices unflattened row-major from it. Leaves the
+/// builder's insertion point after that loop.
+void lowerBlockFor(mlir::OpBuilder &b, tc::BlockForOp op, mlir::Value first,
+                   mlir::Value step);
 
 /// The CPU, second stage: tc.launch -> a stack closure and
 /// tic_rt_parallel_for (a direct call when `serialize`); with `cuda`, a

@@ -46,9 +46,13 @@ constexpr llvm::StringLiteral kPoolCollectKernel = TIC_RT_POOL_COLLECT_KERNEL;
 constexpr llvm::StringLiteral kPoolCollectEndKernel =
     TIC_RT_POOL_COLLECT_END_KERNEL;
 
-/// A grid-stride loop's first iteration and step (i64): blockIdx *
-/// blockDim + threadIdx, and gridDim * blockDim.
-static std::pair<Value, Value> gridStride(OpBuilder &b, Location loc) {
+/// Where a thread is in the grid (i64): its index and the grid's threads
+/// (a grid-stride loop's first iteration and step over threads), and its
+/// block's index and the grid's blocks (the same over blocks).
+struct GridPosition {
+  Value thread, threads, block, blocks;
+};
+static GridPosition gridPosition(OpBuilder &b, Location loc) {
   auto dim = [&](Value v) {
     return arith::IndexCastOp::create(b, loc, b.getI64Type(), v).getResult();
   };
@@ -58,7 +62,7 @@ static std::pair<Value, Value> gridStride(OpBuilder &b, Location loc) {
   Value gdim = dim(gpu::GridDimOp::create(b, loc, gpu::Dimension::x));
   Value start = arith::AddIOp::create(
       b, loc, arith::MulIOp::create(b, loc, bid, bdim), tid);
-  return {start, arith::MulIOp::create(b, loc, gdim, bdim)};
+  return {start, arith::MulIOp::create(b, loc, gdim, bdim), bid, gdim};
 }
 
 /// Splits a task's body around its `tc.iterations` loop: ops before it that
@@ -219,13 +223,21 @@ struct TaskToGPUFuncLowering : OpConversionPattern<tc::TaskOp> {
       }
       map.map(a, v);
     }
-    auto [start, stride] = gridStride(rewriter, loc);
+    GridPosition pos = gridPosition(rewriter, loc);
+    Value thread = pos.thread;
+    // Iterations that a block of threads runs together (tc.block_for): a
+    // grid-stride loop over blocks.
+    bool blocks =
+        task.walk([](tc::BlockForOp) { return WalkResult::interrupt(); })
+            .wasInterrupted();
+    Value start = blocks ? pos.block : pos.thread;
+    Value stride = blocks ? pos.blocks : pos.threads;
     FunctionEnv env;
     env.rootBuffer = root;
     if (usesRandom) {
       Value seed = entry.getArgument(entry.getNumArguments() - 1);
       std::tie(env.rngState, env.rngInc) =
-          seedCUDARandom(rewriter, loc, seed, start);
+          seedCUDARandom(rewriter, loc, seed, thread);
     }
     // The task's prologue (what does not depend on the range: private
     // accumulators, invariants) runs once per thread before the
@@ -349,8 +361,9 @@ struct TaskToGPUFuncLowering : OpConversionPattern<tc::TaskOp> {
     // to 87% of the device's bandwidth but the 2-D stencil from 66% to 49%
     // (its neighbours' rows stop sharing L1 lines between a thread's
     // iterations); docs/performance.md.
+    // (Not the iterations of blocks: they share their block's buffers.)
     if (unroll > 1 && rangeLoop && isa<scf::ForOp>(rangeLoop) &&
-        ops <= kUnrollMaxOps && !shared) {
+        ops <= kUnrollMaxOps && !shared && !blocks) {
       Value k1 = arith::ConstantIntOp::create(rewriter, loc, i64, unroll - 1);
       Value span = arith::MulIOp::create(
           rewriter, loc, stride,
@@ -452,6 +465,43 @@ struct TaskToGPUFuncLowering : OpConversionPattern<tc::TaskOp> {
   }
 };
 
+/// The block loops of the kernels: tc.block_buffer -> a workgroup
+/// (shared-memory) attribution of the kernel; tc.block_for -> a loop over
+/// its indices from the thread's index in the block by the block's size,
+/// then a barrier (every thread of the block reaches it: the iteration is
+/// the block's).
+static void lowerBlockLoops(gpu::GPUFuncOp fn) {
+  SmallVector<tc::BlockBufferOp> buffers;
+  SmallVector<tc::BlockForOp> loops;
+  fn.walk([&](Operation *op) {
+    if (auto buf = dyn_cast<tc::BlockBufferOp>(op))
+      buffers.push_back(buf);
+    else if (auto loop = dyn_cast<tc::BlockForOp>(op))
+      loops.push_back(loop);
+  });
+  MLIRContext *ctx = fn.getContext();
+  auto shared = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  for (tc::BlockBufferOp buf : buffers) {
+    MemRefType t = buf.getType();
+    auto st = MemRefType::get(t.getShape(), t.getElementType(),
+                              MemRefLayoutAttrInterface(), shared);
+    buf.getBuffer().replaceAllUsesWith(
+        fn.addWorkgroupAttribution(st, buf.getLoc()));
+    buf.erase();
+  }
+  for (tc::BlockForOp loop : loops) {
+    OpBuilder b(loop);
+    Location loc = loop.getLoc();
+    auto i32 = [&](Value v) -> Value {
+      return arith::IndexCastOp::create(b, loc, b.getI32Type(), v);
+    };
+    Value tid = i32(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
+    Value bdim = i32(gpu::BlockDimOp::create(b, loc, gpu::Dimension::x));
+    lowerBlockFor(b, loop, tid, bdim);
+    gpu::BarrierOp::create(b, loc);
+  }
+}
+
 /// The host side is not generated for the device.
 struct KernelErasure : OpConversionPattern<tc::KernelOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -492,7 +542,8 @@ static void buildPoolCollectKernels(gpu::GPUModuleOp gm,
   {
     OpBuilder::InsertionGuard guard(b);
     Value root = kernel(kPoolCollectKernel);
-    auto [start, stride] = gridStride(b, loc);
+    GridPosition pos = gridPosition(b, loc);
+    Value start = pos.thread, stride = pos.threads;
     for (int64_t off : states) {
       pools::Collect c =
           pools::collectBegin(b, loc, pools::statePtr(b, loc, root, off));
@@ -561,6 +612,9 @@ struct ConvertTCToGPUPass : tic::impl::ConvertTCToGPUBase<ConvertTCToGPUPass> {
       if (failed(applyPartialConversion(module, target, std::move(patterns))))
         return signalPassFailure();
     }
+    if (gm)
+      for (auto fn : gm.getOps<gpu::GPUFuncOp>())
+        lowerBlockLoops(fn);
     if (!gm) {
       snode::eraseLayoutIfUnused(module);
       return;

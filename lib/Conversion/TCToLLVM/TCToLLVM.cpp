@@ -477,7 +477,8 @@ LogicalResult LaunchLowering::buildCUDALaunch(tc::LaunchOp launch,
         (random ? TIC_RT_CUDA_RANDOM : 0) |
         (launch.getSerialize() ? TIC_RT_CUDA_SERIAL : 0) |
         (cuda->checked.contains(launch.getTask()) ? TIC_RT_CUDA_CHECKED : 0) |
-        (cuda->frees.contains(launch.getTask()) ? TIC_RT_CUDA_FREES : 0);
+        (cuda->frees.contains(launch.getTask()) ? TIC_RT_CUDA_FREES : 0) |
+        (cuda->blocks.contains(launch.getTask()) ? TIC_RT_CUDA_BLOCKS : 0);
     d = LLVM::InsertValueOp::create(ib, loc, d, c32(flags),
                                     ArrayRef<int64_t>{1});
     std::optional<uint32_t> blockDim = launch.getBlockDim();
@@ -557,6 +558,33 @@ void hoistAllocas(Region &body) {
     a->moveBefore(&entry, entry.begin());
 }
 
+/// Block loops on one thread (a CPU runs each iteration of a parallel loop
+/// on one): tc.block_for in order, tc.block_buffer on the stack (at entry,
+/// by hoistAllocas).
+void lowerBlockLoopsSerially(Operation *root) {
+  SmallVector<tc::BlockBufferOp> buffers;
+  SmallVector<tc::BlockForOp> loops;
+  root->walk([&](Operation *op) {
+    if (auto buf = dyn_cast<tc::BlockBufferOp>(op))
+      buffers.push_back(buf);
+    else if (auto loop = dyn_cast<tc::BlockForOp>(op))
+      loops.push_back(loop);
+  });
+  for (tc::BlockBufferOp buf : buffers) {
+    OpBuilder b(buf);
+    Value a = memref::AllocaOp::create(b, buf.getLoc(), buf.getType());
+    buf.getBuffer().replaceAllUsesWith(a);
+    buf.erase();
+  }
+  for (tc::BlockForOp loop : loops) {
+    OpBuilder b(loop);
+    Type i32 = b.getI32Type();
+    lowerBlockFor(b, loop,
+                  arith::ConstantIntOp::create(b, loop.getLoc(), i32, 0),
+                  arith::ConstantIntOp::create(b, loop.getLoc(), i32, 1));
+  }
+}
+
 struct ConvertTCToLLVMPass
     : tic::impl::ConvertTCToLLVMBase<ConvertTCToLLVMPass> {
   using Base::Base;
@@ -587,26 +615,31 @@ void ConvertTCToLLVMPass::runOnOperation() {
   });
   if (w.wasInterrupted())
     return signalPassFailure();
-  for (Operation &op : module.getBody()->getOperations())
-    if (isa<tc::KernelOp, tc::TaskOp>(op))
-      hoistAllocas(op.getRegion(0));
   // What the launches on a device need to know of their kernels.
   CUDALaunches cudaLaunches;
   if (cuda)
     for (auto task : module.getOps<tc::TaskOp>()) {
-      bool random = false, checked = false, frees = false;
+      bool random = false, checked = false, frees = false, blocks = false;
       task.walk([&](Operation *op) {
         random |= isa<tc::RandomOp>(op);
         checked |= isa<tc::AssertOp, tc::BoundsCheckOp>(op);
+        blocks |= isa<tc::BlockForOp>(op);
         if (auto f = dyn_cast<snode::FreeCellOp>(op))
           frees |= !f.getUnused();
       });
+      if (blocks)
+        cudaLaunches.blocks.insert(task.getSymName());
       if (random)
         cudaLaunches.usesRandom.insert(task.getSymName());
       if (checked)
         cudaLaunches.checked.insert(task.getSymName());
       if (frees)
         cudaLaunches.frees.insert(task.getSymName());
+    }
+  for (Operation &op : module.getBody()->getOperations())
+    if (isa<tc::KernelOp, tc::TaskOp>(op)) {
+      lowerBlockLoopsSerially(&op);
+      hoistAllocas(op.getRegion(0));
     }
 
   LLVMTypeConverter converter(ctx);
@@ -670,4 +703,34 @@ void tic::populateTCToLLVMLaunchPatterns(const LLVMTypeConverter &converter,
   patterns.add<FieldMemoryLowering<tc::FieldCopyOp>,
                FieldMemoryLowering<tc::FieldFillOp>>(patterns.getContext(),
                                                      envs);
+}
+
+void tic::lowerBlockFor(OpBuilder &b, tc::BlockForOp op, Value first,
+                        Value step) {
+  Location loc = op.getLoc();
+  Type i32 = b.getI32Type();
+  b.setInsertionPoint(op);
+  Value trips = arith::ConstantIntOp::create(b, loc, i32, op.getTripCount());
+  auto loop = scf::ForOp::create(b, loc, first, trips, step);
+  Block &body = op.getBody().front();
+  OpBuilder ib = OpBuilder::atBlockBegin(loop.getBody());
+  // Row-major: the last index varies fastest (consecutive threads read
+  // consecutive elements of a buffer row).
+  Value rest = loop.getInductionVar();
+  ArrayRef<int64_t> extents = op.getExtents();
+  for (size_t k = extents.size(); k-- > 0;) {
+    BlockArgument iv = body.getArgument(k);
+    if (k == 0) {
+      iv.replaceAllUsesWith(rest);
+      break;
+    }
+    Value e = arith::ConstantIntOp::create(ib, loc, i32, extents[k]);
+    iv.replaceAllUsesWith(arith::RemUIOp::create(ib, loc, rest, e));
+    rest = arith::DivUIOp::create(ib, loc, rest, e);
+  }
+  body.getTerminator()->erase();
+  loop.getBody()->getOperations().splice(
+      loop.getBody()->getTerminator()->getIterator(), body.getOperations());
+  op.erase();
+  b.setInsertionPointAfter(loop);
 }

@@ -318,6 +318,88 @@ LogicalResult StructForOp::verifySymbolUses(SymbolTableCollection &tables) {
   return success();
 }
 
+// (%t0, %t1) to (10, 10) [attributes {...}] { ... }
+ParseResult BlockForOp::parse(OpAsmParser &parser, OperationState &result) {
+  SmallVector<OpAsmParser::Argument> ivs;
+  SmallVector<int64_t> extents;
+  if (parser.parseArgumentList(ivs, OpAsmParser::Delimiter::Paren) ||
+      parser.parseKeyword("to") ||
+      parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Paren, [&] {
+        return parser.parseInteger(extents.emplace_back());
+      }))
+    return failure();
+  if (ivs.size() != extents.size())
+    return parser.emitError(parser.getNameLoc(),
+                            "induction variables and extents differ in number");
+  result.addAttribute("extents",
+                      parser.getBuilder().getDenseI64ArrayAttr(extents));
+  for (auto &iv : ivs)
+    iv.type = parser.getBuilder().getI32Type();
+  if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  Region *body = result.addRegion();
+  return parser.parseRegion(*body, ivs);
+}
+
+void BlockForOp::print(OpAsmPrinter &p) {
+  p << " ";
+  printValues(p, getInductionVars());
+  p << " to (";
+  llvm::interleaveComma(getExtents(), p);
+  p << ")";
+  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(), {"extents"});
+  p << " ";
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
+                /*printBlockTerminators=*/true);
+}
+
+int64_t BlockForOp::getTripCount() {
+  int64_t n = 1;
+  for (int64_t e : getExtents())
+    n *= e;
+  return n;
+}
+
+/// The op that runs the iterations `op` is part of: a parallel loop, or
+/// the task outlined from one; null outside them.
+static Operation *enclosingParallelIteration(Operation *op) {
+  for (Operation *p = op->getParentOp(); p; p = p->getParentOp())
+    if (isa<ParallelForOp, StructForOp, TaskOp>(p))
+      return p;
+  return nullptr;
+}
+
+LogicalResult BlockForOp::verifyRegions() {
+  if (getExtents().empty())
+    return emitOpError("needs at least one dimension");
+  for (int64_t e : getExtents())
+    if (e <= 0 || e > std::numeric_limits<int32_t>::max())
+      return emitOpError("extents must be in [1, 2^31 - 1], got ") << e;
+  if (failed(verifyLoopBody(*this, getBody(), getExtents().size(),
+                            IntegerType::get(getContext(), 32))))
+    return failure();
+  if (!isa<YieldOp>(getBody().front().back()))
+    return emitOpError("body must end with tc.yield");
+  if (!llvm::hasSingleElement(getBody()))
+    return emitOpError("body must be one block");
+  if (!enclosingParallelIteration(*this))
+    return emitOpError("must be inside a parallel loop or a task");
+  for (Operation *p = (*this)->getParentOp(); p; p = p->getParentOp())
+    if (isa<BlockForOp>(p))
+      return emitOpError("cannot be nested in another tc.block_for");
+  return success();
+}
+
+LogicalResult BlockBufferOp::verify() {
+  MemRefType t = getBuffer().getType();
+  if (!t.hasStaticShape() || !t.getLayout().isIdentity() || t.getMemorySpace())
+    return emitOpError("needs a static shape, the identity layout and the "
+                       "default memory space");
+  if (!enclosingParallelIteration(*this))
+    return emitOpError("must be inside a parallel loop or a task");
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Field access
 //===----------------------------------------------------------------------===//

@@ -377,7 +377,7 @@ static void addDeactivateLoop(OpBuilder &b, Location loc,
   }
   auto sf = tc::StructForOp::create(
       b, loc, FlatSymbolRefAttr::get(ctx, over->name), UnitAttr(),
-      IntegerAttr(), IntegerAttr(), IntegerAttr());
+      IntegerAttr(), IntegerAttr(), IntegerAttr(), ArrayAttr());
   unsigned loopRank = over->cellIndexShape.size();
   OpBuilder bb(ctx);
   Block *body =

@@ -214,6 +214,12 @@ typedef struct tic_rt_cuda_stage {
  * the runtime recycles them (TIC_RT_POOL_COLLECT_KERNEL) before the next
  * launch, so that a later loop of the same kernel can reuse them. */
 #define TIC_RT_CUDA_FREES 8
+/* tic_rt_cuda_kernel.flags: each iteration runs on a whole block of
+ * threads (block_local: they share a shared-memory buffer), a grid-stride
+ * loop over blocks: the runtime launches up to one block per iteration.
+ * A runtime that ignores it launches fewer blocks; the results are the
+ * same. */
+#define TIC_RT_CUDA_BLOCKS 16
 
 /* The failure record of a module's device code: the global "__tic_failure"
  * of its PTX. The first failing assertion or bounds check of a launch

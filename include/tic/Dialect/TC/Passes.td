@@ -21,6 +21,37 @@ def LiftControlFlow : Pass<"tic-lift-control-flow", "::mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def BlockLocal : Pass<"tic-block-local", "::mlir::ModuleOp"> {
+  let summary = "Read block_local fields of struct-fors through a buffer per block";
+  let description = [{
+    A struct-for over a field whose elements sit in a dense node (a block:
+    the cells of that node inside one cell of its parent) with a
+    `block_local = [@x, ...]` hint becomes a loop over the blocks: each
+    block first copies the part of x its elements read at constant offsets
+    from their own indices (the loop's footprint, bounds inferred from the
+    offsets) into a `tc.block_buffer`, in one `tc.block_for`, then runs
+    the body on its elements in a second `tc.block_for`, those reads now
+    from the buffer. On a GPU a block of threads runs each block, the
+    buffer is its shared memory (Taichi's block local storage, BLS).
+
+    A hint it cannot follow (x is written in the loop, no read at constant
+    offsets, a buffer over 48 KiB, elements not in a dense node) is a
+    warning, and the loop stays as it was. With `known-active` (the
+    default) the body's accesses at the element's own indices are marked
+    `tc.active`, as tic-lower-struct-for marks those of the original loop.
+  }];
+  let options = [
+    Option<"knownActive", "known-active", "bool", /*default=*/"true",
+           "Mark accesses to the loop's own (active) cells">,
+    Option<"warn", "warn", "bool", /*default=*/"true",
+           "Warn where a hint cannot be followed (off for the second "
+           "module of a compilation that lowers the same kernels twice)">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def LowerStructFor : Pass<"tic-lower-struct-for", "::mlir::ModuleOp"> {
   let summary = "Lower tc.struct_for to tc.parallel_for over the active cells";
   let description = [{

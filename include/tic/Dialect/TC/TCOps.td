@@ -92,11 +92,17 @@ def TC_ParallelForOp : TC_Op<"parallel_for", [AttrSizedOperandSegments,
 def TC_StructForOp : TC_Op<"struct_for", [RecursiveMemoryEffects,
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "parallel loop over the active cells of a field or SNode";
+  let description = [{
+    `block_local = [@a, @b]` records the loop's `block_local(a, b)` hint
+    (tic-block-local): the fields to read through a buffer per block of
+    the loop's cells.
+  }];
   let arguments = (ins FlatSymbolRefAttr:$target,
                        UnitAttr:$serialize,
                        OptionalAttr<I32Attr>:$parallelize,
                        OptionalAttr<I32Attr>:$block_dim,
-                       OptionalAttr<I64Attr>:$grain);
+                       OptionalAttr<I64Attr>:$grain,
+                       OptionalAttr<FlatSymbolRefArrayAttr>:$block_local);
   let regions = (region AnyRegion:$body);
   let hasCustomAssemblyFormat = 1;
   let hasRegionVerifier = 1;
@@ -105,6 +111,52 @@ def TC_StructForOp : TC_Op<"struct_for", [RecursiveMemoryEffects,
       return getBody().front().getArguments();
     }
   }];
+}
+
+def TC_BlockForOp : TC_Op<"block_for", [RecursiveMemoryEffects]> {
+  let summary = "a loop the threads running one parallel iteration share";
+  let description = [{
+    ```mlir
+    tc.block_for (%t0, %t1) to (10, 10) { ... }
+    ```
+
+    Runs its body for every index in `[0, 10) x [0, 10)` (i32 induction
+    variables), the indices divided among the threads that run the
+    enclosing parallel loop's current iteration together, and ends when
+    every one of them has finished: what the body wrote to a
+    `tc.block_buffer` is then visible to all of them. On a GPU those
+    threads are a block (a grid-stride loop over the block's threads, then
+    a barrier); on a CPU a single thread, which runs the indices in order.
+    Made by tic-block-local; every thread of a block reaches each
+    `tc.block_for` of the iteration (the ops around it are the same for all
+    of them), and block_for loops do not nest.
+  }];
+  let arguments = (ins DenseI64ArrayAttr:$extents);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::Block::BlockArgListType getInductionVars() {
+      return getBody().front().getArguments();
+    }
+    /// The product of the extents.
+    int64_t getTripCount();
+  }];
+}
+
+def TC_BlockBufferOp : TC_Op<"block_buffer", [
+    MemoryEffects<[MemAlloc<AutomaticAllocationScopeResource>]>]> {
+  let summary = "memory shared by the threads of one parallel iteration";
+  let description = [{
+    `%b = tc.block_buffer : memref<10x10xf32>`: a buffer private to the
+    threads that run the enclosing parallel loop's current iteration
+    together (GPU: shared memory of the block; CPU: the thread's stack),
+    its contents undefined at the start of each iteration. `tc.block_for`
+    loops fill and read it. Made by tic-block-local.
+  }];
+  let results = (outs MemRefRankOf<[AnySignlessInteger, AnyFloat], [1, 2, 3, 4, 5, 6, 7, 8]>:$buffer);
+  let assemblyFormat = "attr-dict `:` type($buffer)";
+  let hasVerifier = 1;
 }
 
 def TC_TaskOp : TC_Op<"task", [Symbol, IsolatedFromAbove,
@@ -170,7 +222,7 @@ def TC_LaunchOp : TC_Op<"launch", [
 }
 
 def TC_YieldOp : TC_Op<"yield", [Pure, Terminator,
-    ParentOneOf<["ParallelForOp", "StructForOp"]>]> {
+    ParentOneOf<["ParallelForOp", "StructForOp", "BlockForOp"]>]> {
   let summary = "ends one iteration of a parallel loop";
   let assemblyFormat = "attr-dict";
 }

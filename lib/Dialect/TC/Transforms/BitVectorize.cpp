@@ -848,7 +848,7 @@ struct BitVectorizePass : tic::impl::BitVectorizeBase<BitVectorizePass> {
                << " over this sparse layout is not supported yet (the "
                   "bit_array needs a parent whose cells are its words)";
       auto w = tc::StructForOp::create(b, loc, words_->name, false, nullptr,
-                                       nullptr, nullptr);
+                                       nullptr, nullptr, nullptr);
       body = new Block();
       w.getBody().push_back(body);
       for (size_t k = 0; k < p->shape.size(); ++k)

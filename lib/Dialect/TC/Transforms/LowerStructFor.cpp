@@ -8,6 +8,7 @@
 // to their lengths (buildListLoop).
 //
 //===----------------------------------------------------------------------===//
+#include "KnownActive.h"
 #include "tic/Dialect/SNode/SNodeLayout.h"
 #include "tic/Dialect/TC/Passes.h"
 #include "tic/Dialect/TC/TCDialect.h"
@@ -27,23 +28,9 @@ namespace tic {
 using namespace mlir;
 using namespace tic;
 
-namespace {
-
-/// A struct-for whose path has a node that can be inactive: parallel over
-/// the cells of the deepest such node `node`, each visited only when
-/// active, and serial over the indices inside the cell:
-///
-///   tc.parallel_for (%c...) over node's cell index space {
-///     scf.if (tc.is_active @node[%c...]) {
-///       scf.for %r_a in [0, ratio_a) ...      (one per axis with ratio > 1)
-///         body with i_a = %c_a * ratio_a + %r_a
-///
-/// where ratio_a = shape[a] / node.cellIndexShape[a] (the extent below the
-/// node along axis a; axes below it only: shape[a]). Inactive cells cost
-/// one test, not one per element.
 /// The level of `levels` at `node`, or null.
-static const snode::LevelAccess *levelAt(ArrayRef<snode::LevelAccess> levels,
-                                         const snode::NodeLayout &node) {
+const snode::LevelAccess *tic::levelAt(ArrayRef<snode::LevelAccess> levels,
+                                       const snode::NodeLayout &node) {
   for (const snode::LevelAccess &lv : levels)
     if (lv.node == &node)
       return &lv;
@@ -53,10 +40,10 @@ static const snode::LevelAccess *levelAt(ArrayRef<snode::LevelAccess> levels,
 /// Marks the field accesses in `region` at exactly `indices` whose field
 /// reaches `node`'s cells as the loop's own level `own` does (same extents
 /// below it): their cells down to `node` are the active cell the loop is in.
-static void markKnownActive(Region &region, const snode::SNodeLayout &layout,
-                            const snode::NodeLayout &node,
-                            const snode::LevelAccess &own,
-                            ArrayRef<Value> indices) {
+void tic::markKnownActive(Region &region, const snode::SNodeLayout &layout,
+                          const snode::NodeLayout &node,
+                          const snode::LevelAccess &own,
+                          ArrayRef<Value> indices) {
   auto attr = FlatSymbolRefAttr::get(region.getContext(), node.name);
   region.walk([&](Operation *op) {
     if (!isa<tc::LoadOp, tc::StoreOp, tc::AtomicRMWOp>(op))
@@ -85,6 +72,20 @@ static void markKnownActive(Region &region, const snode::SNodeLayout &layout,
   });
 }
 
+namespace {
+
+/// A struct-for whose path has a node that can be inactive: parallel over
+/// the cells of the deepest such node `node`, each visited only when
+/// active, and serial over the indices inside the cell:
+///
+///   tc.parallel_for (%c...) over node's cell index space {
+///     scf.if (tc.is_active @node[%c...]) {
+///       scf.for %r_a in [0, ratio_a) ...      (one per axis with ratio > 1)
+///         body with i_a = %c_a * ratio_a + %r_a
+///
+/// where ratio_a = shape[a] / node.cellIndexShape[a] (the extent below the
+/// node along axis a; axes below it only: shape[a]). Inactive cells cost
+/// one test, not one per element.
 /// How many sub-cells of extents `inner` a cell of an index space of
 /// extents `outer` holds along axis a (inner[a] past outer's rank).
 static int64_t ratioAt(ArrayRef<int64_t> outer, ArrayRef<int64_t> inner,

@@ -45,8 +45,11 @@ LogicalResult Outliner::outline(tc::ParallelForOp pf, tc::KernelOp kernel,
         "body must be one block (run tic-lift-control-flow first)");
   Block &src = pf.getBody().front();
   for (Operation &op : src.without_terminator())
-    if (op.walk([](tc::YieldOp) {
-            return WalkResult::interrupt();
+    if (op.walk([](tc::YieldOp y) {
+            // (A tc.block_for's own terminator stays in the iteration.)
+            return isa<tc::BlockForOp>(y->getParentOp())
+                       ? WalkResult::advance()
+                       : WalkResult::interrupt();
           }).wasInterrupted())
       return op.emitOpError(
           "leaves the parallel loop's iteration from a nested "

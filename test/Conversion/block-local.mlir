@@ -1,0 +1,208 @@
+// RUN: %tic-opt %s --tic-allocate-layout --tic-block-local -verify-diagnostics | FileCheck %s
+
+// tic-block-local: a struct-for over a field whose elements sit in a dense
+// node, with a block_local hint, becomes a loop over the node's parent's
+// cells (the blocks). Each block copies the hinted field's footprint (the
+// block's elements plus the reads' constant offsets) into a block buffer,
+// then runs the body on its elements, those reads from the buffer.
+
+snode.tree @root {
+  snode.pointer @blk axes [0, 1] shape [32, 32] {
+    snode.dense @cells axes [0, 1] shape [8, 8] {
+      snode.place @u : [f32]
+      snode.place @v : [f32]
+      snode.place @p : [f32, f32]
+    }
+  }
+  snode.dense @one axes [0] shape [16] {
+    snode.place @r : [i32]
+    snode.place @s : [i32]
+  }
+  snode.hash @hb axes [0, 1] shape [16, 16] {
+    snode.dense @hcells axes [0, 1] shape [4, 4] {
+      snode.place @h : [f32]
+      snode.place @hv : [f32]
+    }
+  }
+  snode.pointer @pb axes [0] shape [8] {
+    snode.bitmasked @bits axes [0] shape [8] {
+      snode.place @m : [f32]
+    }
+  }
+  snode.pointer @big axes [0, 1] shape [2, 2] {
+    snode.dense @bigcells axes [0, 1] shape [128, 128] {
+      snode.place @g : [f32]
+    }
+  }
+}
+
+// A 5-point stencil: rows and columns -1..+1, a 10 x 10 buffer; 64 threads
+// a block. The fill reads u where the footprint is inside u's 256 x 256
+// (one unsigned comparison per axis), 0 elsewhere.
+// CHECK-LABEL: tc.kernel @stencil
+// CHECK:         tc.struct_for @blk (%[[B0:.*]], %[[B1:.*]]) attributes {block_dim = 64 : i32} {
+// CHECK-DAG:       %[[BASE0:.*]] = arith.muli %[[B0]], %{{.*}} overflow<nsw, nuw>
+// CHECK-DAG:       %[[BASE1:.*]] = arith.muli %[[B1]], %{{.*}} overflow<nsw, nuw>
+// CHECK:           %[[BUF:.*]] = tc.block_buffer : memref<10x10xf32>
+// CHECK:           tc.block_for (%[[T0:.*]], %[[T1:.*]]) to (10, 10) {
+// CHECK:             %[[M1:.*]] = arith.constant -1 : i32
+// CHECK:             %[[O0:.*]] = arith.addi %[[T0]], %[[M1]] overflow<nsw>
+// CHECK:             %[[G0:.*]] = arith.addi %[[BASE0]], %[[O0]] overflow<nsw>
+// CHECK:             arith.cmpi ult, %[[G0]], %{{.*}} : i32
+// CHECK:             %[[IN:.*]] = arith.andi
+// CHECK:             %[[X:.*]] = scf.if %[[IN]] -> (f32) {
+// CHECK:               %[[L:.*]] = tc.load @u[%[[G0]], %{{.*}}] : f32
+// CHECK:               scf.yield %[[L]]
+// CHECK:             } else {
+// CHECK:               scf.yield %{{.*}} : f32
+// CHECK:             memref.store %[[X]], %[[BUF]]
+// CHECK:             tc.yield
+// CHECK:           tc.block_for (%[[E0:.*]], %[[E1:.*]]) to (8, 8) {
+// CHECK:             %[[I:.*]] = arith.addi %[[BASE0]], %[[E0]] overflow<nsw, nuw>
+// CHECK:             %[[J:.*]] = arith.addi %[[BASE1]], %[[E1]] overflow<nsw, nuw>
+// CHECK-NOT:         tc.load
+// CHECK:             memref.load %[[BUF]]
+// CHECK-NOT:         tc.load
+// CHECK:             tc.store %{{.*}}, @v[%[[I]], %[[J]]] {tc.active = @blk} : f32
+// CHECK:             tc.yield
+// CHECK:           tc.yield
+tc.kernel @stencil() {
+  tc.struct_for @u (%i, %j) attributes {block_local = [@u]} {
+    %c1 = arith.constant 1 : i32
+    %im = arith.subi %i, %c1 : i32
+    %ip = arith.addi %i, %c1 : i32
+    %jm = arith.subi %j, %c1 : i32
+    %jp = arith.addi %j, %c1 : i32
+    %a = tc.load @u[%im, %j] : f32
+    %b = tc.load @u[%ip, %j] : f32
+    %c = tc.load @u[%i, %jm] : f32
+    %d = tc.load @u[%i, %jp] : f32
+    %e = arith.addf %a, %b : f32
+    %f = arith.addf %c, %d : f32
+    %g = arith.addf %e, %f : f32
+    tc.store %g, @v[%i, %j] : f32
+    tc.yield
+  }
+  tc.return
+}
+
+// A footprint of rows 0..+2 and columns -3..0 (a 10 x 11 buffer), read at
+// e + c - lo; vector components as the buffer's last dimension.
+// CHECK-LABEL: tc.kernel @skew
+// CHECK:         tc.block_buffer : memref<10x11x2xf32>
+// CHECK:         tc.block_for (%{{.*}}, %{{.*}}) to (10, 11)
+// CHECK-COUNT-2:   tc.load @p
+// CHECK:         tc.block_for (%[[E0:.*]], %[[E1:.*]]) to (8, 8)
+// CHECK:           arith.subi
+// CHECK-NEXT:      %[[C2:.*]] = arith.constant 2 : i32
+// CHECK-NEXT:      %[[R:.*]] = arith.addi %[[E0]], %[[C2]] overflow<nsw, nuw>
+// CHECK-NEXT:      %[[RI:.*]] = arith.index_cast %[[R]]
+// CHECK-NEXT:      %[[C0:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:      %[[C:.*]] = arith.addi %[[E1]], %[[C0]] overflow<nsw, nuw>
+// CHECK-NEXT:      %[[CI:.*]] = arith.index_cast %[[C]]
+// CHECK:           %[[K:.*]] = arith.constant 1 : index
+// CHECK:           memref.load %{{.*}}[%[[RI]], %[[CI]], %[[K]]] : memref<10x11x2xf32>
+tc.kernel @skew() {
+  tc.struct_for @u (%i, %j) attributes {block_local = [@p]} {
+    %c2 = arith.constant 2 : i32
+    %c3 = arith.constant 3 : i32
+    %ip = arith.addi %i, %c2 : i32
+    %jm = arith.subi %j, %c3 : i32
+    %a = tc.load @p[%ip, %jm] {comp = 1 : i64} : f32
+    %b = tc.load @p[%i, %j] : f32
+    %e = arith.addf %a, %b : f32
+    tc.store %e, @v[%i, %j] : f32
+    tc.yield
+  }
+  tc.return
+}
+
+// Elements in a dense child of the root: one block (a one-iteration
+// parallel loop); loop_config's block_dim is kept. The read at a non-constant
+// offset stays a field read; the other one, at +1, spans 16 elements.
+// CHECK-LABEL: tc.kernel @root_block
+// CHECK:         tc.parallel_for (%{{.*}}) = (%{{.*}}) to (%{{.*}}) attributes {block_dim = 128 : i32} {
+// CHECK:           tc.block_buffer : memref<16xi32>
+// CHECK:           tc.block_for (%{{.*}}) to (16)
+// CHECK:           tc.block_for (%{{.*}}) to (16)
+// CHECK:             memref.load
+// CHECK:             tc.load @r[%{{.*}}] : i32
+tc.kernel @root_block(%k: i32) {
+  tc.struct_for @r (%i) attributes {block_local = [@r], block_dim = 128 : i32} {
+    %c1 = arith.constant 1 : i32
+    %ip = arith.addi %i, %c1 : i32
+    %a = tc.load @r[%ip] : i32
+    %ik = arith.addi %i, %k : i32
+    %b = tc.load @r[%ik] : i32
+    %e = arith.addi %a, %b : i32
+    tc.store %e, @s[%i] : i32
+    tc.yield
+  }
+  tc.return
+}
+
+// Below a hash the index space has no edge: the fill reads every cell of
+// the footprint.
+// CHECK-LABEL: tc.kernel @hashed
+// CHECK:         tc.struct_for @hb
+// CHECK:           tc.block_for (%{{.*}}, %{{.*}}) to (6, 4)
+// CHECK-NOT:         arith.cmpi
+// CHECK-NOT:         scf.if
+// CHECK:             tc.load @h
+// CHECK:           tc.block_for (%{{.*}}, %{{.*}}) to (4, 4)
+tc.kernel @hashed() {
+  tc.struct_for @h (%i, %j) attributes {block_local = [@h]} {
+    %c1 = arith.constant 1 : i32
+    %ip = arith.addi %i, %c1 : i32
+    %im = arith.subi %i, %c1 : i32
+    %a = tc.load @h[%ip, %j] : f32
+    %b = tc.load @h[%im, %j] : f32
+    %e = arith.addf %a, %b : f32
+    tc.store %e, @hv[%i, %j] : f32
+    tc.yield
+  }
+  tc.return
+}
+
+// Hints that cannot be followed: warnings, and the loops stay as they are.
+// CHECK-LABEL: tc.kernel @ignored
+// CHECK-NOT:     tc.block_for
+// CHECK:         tc.struct_for @u
+// CHECK:         tc.struct_for @m
+// CHECK:         tc.struct_for @blk
+// CHECK:         tc.struct_for @g
+// CHECK:         tc.struct_for @u
+// CHECK-NOT:     block_local
+// CHECK:         tc.return
+tc.kernel @ignored(%k: i32) {
+  // expected-warning @below {{'block_local' is ignored: the loop writes 'u'}}
+  tc.struct_for @u (%i, %j) attributes {block_local = [@u]} {
+    %a = tc.load @u[%i, %j] : f32
+    tc.store %a, @u[%i, %j] : f32
+    tc.yield
+  }
+  // expected-warning @below {{'block_local' is ignored: the elements of 'm' are not in a dense SNode (a block)}}
+  tc.struct_for @m (%i) attributes {block_local = [@m]} {
+    %a = tc.load @m[%i] : f32
+    tc.yield
+  }
+  // expected-warning @below {{'block_local' is ignored: the loop is over the cells of SNode 'blk', not over a field's elements}}
+  tc.struct_for @blk (%i, %j) attributes {block_local = [@u]} {
+    tc.yield
+  }
+  // expected-warning @below {{'block_local' is ignored: the buffer of 'g' (65536 bytes) would pass the 49152 bytes of a GPU block's shared memory}}
+  tc.struct_for @g (%i, %j) attributes {block_local = [@g]} {
+    %c1 = arith.constant 1 : i32
+    %ip = arith.addi %i, %c1 : i32
+    %a = tc.load @g[%ip, %j] : f32
+    tc.yield
+  }
+  // expected-warning @below {{'block_local' is ignored: no read of 'u' is at the loop's indices plus constants}}
+  tc.struct_for @u (%i, %j) attributes {block_local = [@u]} {
+    %ik = arith.addi %i, %k : i32
+    %a = tc.load @u[%ik, %j] : f32
+    tc.store %a, @v[%i, %j] : f32
+    tc.yield
+  }
+  tc.return
+}
