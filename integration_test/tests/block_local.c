@@ -155,6 +155,39 @@ int main(void) {
     EXPECT_TRUE(k == 0);
   }
 
+  /* The scatter, twice: the second adds to the first's sums. */
+  {
+    static float acc[N * N];
+    static int touched[N * N];
+    int blocks = 0, got_blocks = -1, bi, bj;
+    memset(acc, 0, sizeof acc);
+    for (i = 0; i < N - 9; ++i)
+      for (j = 1; j < N; ++j)
+        if (u_block(i, j)) {
+          acc[(i + 1) * N + j] += 2 * 0.5f * U(i, j);
+          acc[i * N + j - 1] += 2 * U(i, j);
+          acc[i * N + j] += 2.0f;
+          touched[(i + 1) * N + j] = touched[i * N + j - 1] =
+              touched[i * N + j] = 1;
+          if (i % 8 == 0)
+            touched[(i + 9) * N + j] = 1;
+        }
+    for (bi = 0; bi < N / 8; ++bi)
+      for (bj = 0; bj < N / 8; ++bj) {
+        int any = 0;
+        for (i = bi * 8; i < bi * 8 + 8; ++i)
+          for (j = bj * 8; j < bj * 8 + 8; ++j)
+            any |= touched[i * N + j];
+        blocks += any;
+      }
+    CHECK(block_local_push(ctx));
+    CHECK(block_local_push(ctx));
+    CHECK(block_local_acc_read(ctx, got, N * N));
+    compare_f32("push", got, acc, N * N, 1e-5, 1e-5);
+    CHECK(block_local_acc_blocks(ctx, &got_blocks));
+    EXPECT_TRUE(got_blocks == blocks);
+  }
+
   /* The hint that is dropped: u doubles in its active blocks. */
   memcpy(uref, u, sizeof u);
   CHECK(block_local_writes_hinted(ctx));

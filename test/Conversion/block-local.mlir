@@ -164,6 +164,46 @@ tc.kernel @hashed() {
   tc.return
 }
 
+// A scatter (additions only, results unused) into v at the loop's indices
+// plus constants: v is accumulated per block. Its buffer and a buffer of
+// flags (which slots were added to) start at 0; each addition goes to the
+// buffer (atomically: a GPU block's threads share it) and sets its flag;
+// after the elements, each flagged slot inside v's index space is added to
+// v (activating its cell, as the addition it stands for did).
+// CHECK-LABEL: tc.kernel @push
+// CHECK:         tc.struct_for @blk
+// CHECK:           %[[ACC:.*]] = tc.block_buffer : memref<9x9xf32>
+// CHECK:           %[[FLAG:.*]] = tc.block_buffer : memref<9x9xi8>
+// CHECK:           tc.block_for (%{{.*}}, %{{.*}}) to (9, 9) {
+// CHECK:             memref.store %{{.*}}, %[[FLAG]]
+// CHECK:             memref.store %{{.*}}, %[[ACC]]
+// CHECK:           tc.block_for (%[[E0:.*]], %[[E1:.*]]) to (8, 8) {
+// CHECK-NOT:         tc.atomic_rmw
+// CHECK:             memref.atomic_rmw addf %{{.*}}, %[[ACC]]
+// CHECK:             memref.store %{{.*}}, %[[FLAG]]
+// CHECK:             memref.atomic_rmw addf %{{.*}}, %[[ACC]]
+// CHECK:             memref.store %{{.*}}, %[[FLAG]]
+// CHECK:           tc.block_for (%{{.*}}, %{{.*}}) to (9, 9) {
+// CHECK:             %[[F:.*]] = memref.load %[[FLAG]]
+// CHECK:             %[[SET:.*]] = arith.cmpi ne, %[[F]]
+// CHECK:             %[[GO:.*]] = arith.andi %{{.*}}, %[[SET]]
+// CHECK:             scf.if %[[GO]] {
+// CHECK:               %[[S:.*]] = memref.load %[[ACC]]
+// CHECK:               tc.atomic_rmw add %[[S]], @v[
+// CHECK:           tc.yield
+tc.kernel @push() {
+  tc.struct_for @u (%i, %j) attributes {block_local = [@v]} {
+    %c1 = arith.constant 1 : i32
+    %a = tc.load @u[%i, %j] : f32
+    %ip = arith.addi %i, %c1 : i32
+    %jm = arith.subi %j, %c1 : i32
+    %o1 = tc.atomic_rmw add %a, @v[%ip, %j] : f32
+    %o2 = tc.atomic_rmw add %a, @v[%i, %jm] : f32
+    tc.yield
+  }
+  tc.return
+}
+
 // Hints that cannot be followed: warnings, and the loops stay as they are.
 // CHECK-LABEL: tc.kernel @ignored
 // CHECK-NOT:     tc.block_for
@@ -172,10 +212,12 @@ tc.kernel @hashed() {
 // CHECK:         tc.struct_for @blk
 // CHECK:         tc.struct_for @g
 // CHECK:         tc.struct_for @u
+// CHECK:         tc.struct_for @u
+// CHECK:         tc.struct_for @u
 // CHECK-NOT:     block_local
 // CHECK:         tc.return
 tc.kernel @ignored(%k: i32) {
-  // expected-warning @below {{'block_local' is ignored: the loop writes 'u'}}
+  // expected-warning @below {{'block_local' is ignored: the loop reads and writes 'u'}}
   tc.struct_for @u (%i, %j) attributes {block_local = [@u]} {
     %a = tc.load @u[%i, %j] : f32
     tc.store %a, @u[%i, %j] : f32
@@ -202,6 +244,19 @@ tc.kernel @ignored(%k: i32) {
     %ik = arith.addi %i, %k : i32
     %a = tc.load @u[%ik, %j] : f32
     tc.store %a, @v[%i, %j] : f32
+    tc.yield
+  }
+  // expected-warning @below {{'block_local' is ignored: the loop writes 'v' other than by adding to it}}
+  tc.struct_for @u (%i, %j) attributes {block_local = [@v]} {
+    %a = tc.load @u[%i, %j] : f32
+    %o = tc.atomic_rmw max %a, @v[%i, %j] : f32
+    tc.yield
+  }
+  // expected-warning @below {{'block_local' is ignored: an addition to 'v' is not at the loop's indices plus constants}}
+  tc.struct_for @u (%i, %j) attributes {block_local = [@v]} {
+    %a = tc.load @u[%i, %j] : f32
+    %ik = arith.addi %i, %k : i32
+    %o = tc.atomic_rmw add %a, @v[%ik, %j] : f32
     tc.yield
   }
   tc.return

@@ -575,6 +575,23 @@ void lowerBlockLoopsSerially(Operation *root) {
     Value a = memref::AllocaOp::create(b, buf.getLoc(), buf.getType());
     buf.getBuffer().replaceAllUsesWith(a);
     buf.erase();
+    // The thread's own memory: its additions need no atomics.
+    for (Operation *user : llvm::make_early_inc_range(a.getUsers())) {
+      auto rmw = dyn_cast<memref::AtomicRMWOp>(user);
+      if (!rmw || (rmw.getKind() != arith::AtomicRMWKind::addf &&
+                   rmw.getKind() != arith::AtomicRMWKind::addi))
+        continue;
+      OpBuilder rb(rmw);
+      Location loc = rmw.getLoc();
+      Value old = memref::LoadOp::create(rb, loc, a, rmw.getIndices());
+      Value sum =
+          rmw.getKind() == arith::AtomicRMWKind::addf
+              ? Value(arith::AddFOp::create(rb, loc, old, rmw.getValue()))
+              : Value(arith::AddIOp::create(rb, loc, old, rmw.getValue()));
+      memref::StoreOp::create(rb, loc, sum, a, rmw.getIndices());
+      rmw.getResult().replaceAllUsesWith(old);
+      rmw.erase();
+    }
   }
   for (tc::BlockForOp loop : loops) {
     OpBuilder b(loop);

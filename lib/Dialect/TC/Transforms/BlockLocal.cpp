@@ -18,9 +18,14 @@
 //
 // where r_a is the block's extent along axis a (the elements of P in a cell
 // of G) and [lo_a, hi_a] the range of the constant offsets c_a of the
-// body's reads of x, so E_a = r_a + hi_a - lo_a. On a GPU a block of
-// threads runs each iteration and the buffer is its shared memory; on a
-// CPU one thread runs it, the buffer on its stack.
+// body's reads of x, so E_a = r_a + hi_a - lo_a. A field the body only adds
+// to (atomic adds with unused results: a scatter) is accumulated instead:
+// the buffer starts at 0, the adds go to it (atomically: the block's
+// threads share it), a second buffer notes the slots added to, and after
+// the elements one more tc.block_for adds each noted slot to the field
+// (activating its cell, as the add it stands for did). On a GPU a block of
+// threads runs each iteration and the buffers are its shared memory; on a
+// CPU one thread runs it, the buffers on its stack.
 //
 //===----------------------------------------------------------------------===//
 #include "KnownActive.h"
@@ -48,19 +53,86 @@ constexpr int64_t kMaxBufferBytes = 48 * 1024;
 /// The most threads a GPU block has.
 constexpr int64_t kMaxBlockThreads = 1024;
 
-/// One block_local field: its reads at constant offsets from the loop's
-/// indices and the buffer they become.
+/// One block_local field: its accesses at constant offsets from the loop's
+/// indices and the buffers they become.
 struct Cached {
   StringRef field;
   const snode::PlaceLayout *place = nullptr;
-  SmallVector<tc::LoadOp> loads;
-  /// Per load, per axis: the constant offset.
+  /// Reads (tc.load), or additions (tc.atomic_rmw add, result unused).
+  bool adds = false;
+  SmallVector<Operation *> accesses;
+  /// Per access, per axis: the constant offset.
   SmallVector<SmallVector<int64_t>> offsets;
   SmallVector<int64_t> lo, hi, extents;
   Type elementType;
   unsigned components = 1;
-  Value buffer;
+  /// The values (reads: copied in; adds: summed), and for adds which slots
+  /// were added to (i8).
+  Value buffer, touched;
 };
+
+/// The constant offsets of `indices` from the loop's `ivs` (iv, iv + c,
+/// iv - c per position), or nothing.
+static std::optional<SmallVector<int64_t>> offsetsFrom(ValueRange indices,
+                                                       ValueRange ivs) {
+  SmallVector<int64_t> off;
+  for (auto [v, iv] : llvm::zip(indices, ivs)) {
+    auto [base, k] = tc::splitConstantOffset(v);
+    if (v != iv && base != iv)
+      return std::nullopt;
+    off.push_back(v == iv ? 0 : k);
+  }
+  return off;
+}
+
+/// Finds how the body uses field `c.field`: reads only or additions only,
+/// all at the loop's indices plus constants (reads elsewhere stay field
+/// reads). A reason when the hint cannot be followed.
+static std::optional<std::string> classify(Cached &c, Region &body,
+                                           ValueRange ivs) {
+  SmallVector<tc::LoadOp> loads;
+  SmallVector<Operation *> writes;
+  body.walk([&](Operation *op) {
+    auto field = op->getAttrOfType<FlatSymbolRefAttr>("field");
+    if (!field || field.getValue() != c.field)
+      return;
+    if (auto load = dyn_cast<tc::LoadOp>(op)) {
+      if (!load->hasAttr(tc::kWholeWordAttrName))
+        loads.push_back(load);
+    } else if (isa<tc::StoreOp, tc::AtomicRMWOp>(op)) {
+      writes.push_back(op);
+    }
+  });
+  std::string name = ("'" + c.field + "'").str();
+  if (!writes.empty()) {
+    if (!loads.empty())
+      return "the loop reads and writes " + name;
+    for (Operation *op : writes) {
+      auto rmw = dyn_cast<tc::AtomicRMWOp>(op);
+      if (!rmw || rmw.getKind() != tc::AtomicKind::add ||
+          !rmw.getResult().use_empty())
+        return "the loop writes " + name + " other than by adding to it";
+      std::optional<SmallVector<int64_t>> off =
+          offsetsFrom(rmw.getIndices(), ivs);
+      if (!off)
+        return "an addition to " + name +
+               " is not at the loop's indices plus constants";
+      c.accesses.push_back(rmw);
+      c.offsets.push_back(std::move(*off));
+    }
+    c.adds = true;
+    return std::nullopt;
+  }
+  for (tc::LoadOp load : loads)
+    if (std::optional<SmallVector<int64_t>> off =
+            offsetsFrom(load.getIndices(), ivs)) {
+      c.accesses.push_back(load);
+      c.offsets.push_back(std::move(*off));
+    }
+  if (c.accesses.empty())
+    return "no read of " + name + " is at the loop's indices plus constants";
+  return std::nullopt;
+}
 
 struct BlockLocalPass : tic::impl::BlockLocalBase<BlockLocalPass> {
   using BlockLocalBase::BlockLocalBase;
@@ -77,13 +149,6 @@ struct BlockLocalPass : tic::impl::BlockLocalBase<BlockLocalPass> {
     });
     for (tc::StructForOp sf : loops)
       rewrite(sf, layout);
-  }
-
-  /// Whether `op` writes field `name`.
-  static bool writes(Operation *op, StringRef name) {
-    auto field = op->getAttrOfType<FlatSymbolRefAttr>("field");
-    return field && field.getValue() == name &&
-           isa<tc::StoreOp, tc::AtomicRMWOp>(op);
   }
 
   void rewrite(tc::StructForOp sf, const snode::SNodeLayout &layout) {
@@ -123,7 +188,6 @@ struct BlockLocalPass : tic::impl::BlockLocalBase<BlockLocalPass> {
       return ignore("a block of '" + sf.getTarget() + "' has one element");
 
     ValueRange ivs = sf.getInductionVars();
-    // The reads of each hinted field at the loop's indices plus constants.
     SmallVector<Cached, 2> cached;
     int64_t bytes = 0;
     for (Attribute a : hint) {
@@ -135,15 +199,6 @@ struct BlockLocalPass : tic::impl::BlockLocalBase<BlockLocalPass> {
                " indices");
         continue;
       }
-      if (sf.getBody()
-              .walk([&](Operation *op) {
-                return writes(op, c.field) ? WalkResult::interrupt()
-                                           : WalkResult::advance();
-              })
-              .wasInterrupted()) {
-        ignore("the loop writes '" + c.field + "'");
-        continue;
-      }
       c.elementType = c.place->components.front();
       c.components = c.place->components.size();
       if (llvm::any_of(c.place->components,
@@ -151,22 +206,8 @@ struct BlockLocalPass : tic::impl::BlockLocalBase<BlockLocalPass> {
         ignore("the components of '" + c.field + "' differ in type");
         continue;
       }
-      sf.getBody().walk([&](tc::LoadOp load) {
-        if (load.getField() != c.field || load->hasAttr(tc::kWholeWordAttrName))
-          return;
-        SmallVector<int64_t> off;
-        for (auto [v, iv] : llvm::zip(load.getIndices(), ivs)) {
-          auto [base, k] = tc::splitConstantOffset(v);
-          if (v != iv && base != iv)
-            return;
-          off.push_back(v == iv ? 0 : k);
-        }
-        c.loads.push_back(load);
-        c.offsets.push_back(std::move(off));
-      });
-      if (c.loads.empty()) {
-        ignore("no read of '" + c.field +
-               "' is at the loop's indices plus constants");
+      if (std::optional<std::string> why = classify(c, sf.getBody(), ivs)) {
+        ignore(*why);
         continue;
       }
       c.lo.assign(rank, INT64_MAX);
@@ -176,8 +217,9 @@ struct BlockLocalPass : tic::impl::BlockLocalBase<BlockLocalPass> {
           c.lo[k] = std::min(c.lo[k], off[k]);
           c.hi[k] = std::max(c.hi[k], off[k]);
         }
-      int64_t n =
-          c.components * (c.elementType.getIntOrFloatBitWidth() + 7) / 8;
+      // Bytes per slot: the value, and an i8 flag per component for adds.
+      int64_t n = c.components *
+                  ((c.elementType.getIntOrFloatBitWidth() + 7) / 8 + c.adds);
       for (unsigned k = 0; k < rank; ++k) {
         c.extents.push_back(ratios[k] + c.hi[k] - c.lo[k]);
         n *= c.extents.back();
@@ -198,8 +240,8 @@ struct BlockLocalPass : tic::impl::BlockLocalBase<BlockLocalPass> {
     OpBuilder b(sf);
     Location loc = sf.getLoc();
     Type i32 = b.getI32Type();
-    auto cst = [&](int64_t v) -> Value {
-      return arith::ConstantIntOp::create(b, loc, i32, v);
+    auto cst = [&](OpBuilder &bb, int64_t v) -> Value {
+      return arith::ConstantIntOp::create(bb, loc, i32, v);
     };
     // A block of threads per block of elements, unless loop_config chose.
     IntegerAttr blockDim = sf.getBlockDimAttr();
@@ -218,8 +260,8 @@ struct BlockLocalPass : tic::impl::BlockLocalBase<BlockLocalPass> {
       outer = loop;
     } else {
       // The root's one cell: one block.
-      auto loop = tc::ParallelForOp::create(b, loc, ValueRange{cst(0)},
-                                            ValueRange{cst(1)});
+      auto loop = tc::ParallelForOp::create(b, loc, ValueRange{cst(b, 0)},
+                                            ValueRange{cst(b, 1)});
       if (sf.getSerialize())
         loop.setSerialize(true);
       if (auto v = sf.getParallelizeAttr())
@@ -239,24 +281,26 @@ struct BlockLocalPass : tic::impl::BlockLocalBase<BlockLocalPass> {
     SmallVector<Value> base;
     for (unsigned a = 0; a < rank; ++a)
       base.push_back(a < blockIdx.size()
-                         ? Value(arith::MulIOp::create(b, loc, blockIdx[a],
-                                                       cst(ratios[a]), flags))
-                         : cst(0));
+                         ? Value(arith::MulIOp::create(
+                               b, loc, blockIdx[a], cst(b, ratios[a]), flags))
+                         : cst(b, 0));
     auto index = [&](OpBuilder &ib, Value v) -> Value {
       return arith::IndexCastOp::create(ib, loc, ib.getIndexType(), v);
     };
+    Type i8 = b.getI8Type();
+    auto zeroOf = [&](OpBuilder &bb, Type t) -> Value {
+      return arith::ConstantOp::create(bb, loc, t, bb.getZeroAttr(t));
+    };
 
-    // Fill each buffer: element t of it is x[base + lo + t], 0 outside the
-    // field's index space (there is nothing to read).
-    for (Cached &c : cached) {
-      SmallVector<int64_t> shape(c.extents);
-      if (c.components > 1)
-        shape.push_back(c.components);
-      c.buffer = tc::BlockBufferOp::create(
-          b, loc, MemRefType::get(shape, c.elementType));
-      auto fill = tc::BlockForOp::create(b, loc, c.extents);
+    // A tc.block_for over a field's footprint: `each(builder, global
+    // indices, in range (null: always), slot of component k)` per
+    // component, at the builder's insertion point.
+    using EachSlot = function_ref<void(OpBuilder &, ArrayRef<Value>, Value,
+                                       ArrayRef<Value>)>;
+    auto footprintLoop = [&](Cached &c, EachSlot each) {
+      auto loop = tc::BlockForOp::create(b, loc, c.extents);
       Block *fb = new Block();
-      fill.getBody().push_back(fb);
+      loop.getBody().push_back(fb);
       OpBuilder fbB = OpBuilder::atBlockEnd(fb);
       SmallVector<Value> g, at;
       Value inside;
@@ -267,54 +311,69 @@ struct BlockLocalPass : tic::impl::BlockLocalBase<BlockLocalPass> {
         at.push_back(index(fbB, t));
         Value ga = arith::AddIOp::create(
             fbB, loc, base[a],
-            arith::AddIOp::create(
-                fbB, loc, t,
-                arith::ConstantIntOp::create(fbB, loc, i32, c.lo[a]),
-                arith::IntegerOverflowFlags::nsw),
+            arith::AddIOp::create(fbB, loc, t, cst(fbB, c.lo[a]),
+                                  arith::IntegerOverflowFlags::nsw),
             arith::IntegerOverflowFlags::nsw);
         g.push_back(ga);
         if (fieldUnbounded)
           continue;
-        Value ext =
-            arith::ConstantIntOp::create(fbB, loc, i32, c.place->shape[a]);
         // 0 <= g < extent, as one unsigned comparison.
-        Value in =
-            arith::CmpIOp::create(fbB, loc, arith::CmpIPredicate::ult, ga, ext);
+        Value in = arith::CmpIOp::create(fbB, loc, arith::CmpIPredicate::ult,
+                                         ga, cst(fbB, c.place->shape[a]));
         inside = inside ? arith::AndIOp::create(fbB, loc, inside, in) : in;
       }
       for (unsigned comp = 0; comp < c.components; ++comp) {
         SmallVector<Value> slot(at);
         if (c.components > 1)
           slot.push_back(arith::ConstantIndexOp::create(fbB, loc, comp));
-        auto readAt = [&](OpBuilder &rb) {
-          auto load =
-              tc::LoadOp::create(rb, loc, c.elementType, c.field, g, comp);
-          return load.getResult();
-        };
-        Value v;
-        if (inside) {
-          auto ifOp = scf::IfOp::create(fbB, loc, TypeRange{c.elementType},
-                                        inside, /*withElse=*/true);
-          OpBuilder tb = OpBuilder::atBlockBegin(ifOp.thenBlock());
-          scf::YieldOp::create(tb, loc, readAt(tb));
-          OpBuilder eb = OpBuilder::atBlockBegin(ifOp.elseBlock());
-          scf::YieldOp::create(
-              eb, loc,
-              arith::ConstantOp::create(eb, loc, c.elementType,
-                                        eb.getZeroAttr(c.elementType))
-                  .getResult());
-          v = ifOp.getResult(0);
-        } else {
-          v = readAt(fbB);
-        }
-        memref::StoreOp::create(fbB, loc, v, c.buffer, slot);
+        each(fbB, g, inside, slot);
       }
       tc::YieldOp::create(fbB, loc);
+    };
+
+    // Before the elements: each read field's footprint copied in (x[g], 0
+    // outside the field's index space), each added one's buffers zeroed.
+    for (Cached &c : cached) {
+      SmallVector<int64_t> shape(c.extents);
+      if (c.components > 1)
+        shape.push_back(c.components);
+      c.buffer = tc::BlockBufferOp::create(
+          b, loc, MemRefType::get(shape, c.elementType));
+      if (c.adds)
+        c.touched =
+            tc::BlockBufferOp::create(b, loc, MemRefType::get(shape, i8));
+      footprintLoop(c, [&](OpBuilder &fb, ArrayRef<Value> g, Value inside,
+                           ArrayRef<Value> slot) {
+        Value v;
+        if (c.adds) {
+          memref::StoreOp::create(fb, loc, zeroOf(fb, i8), c.touched, slot);
+          v = zeroOf(fb, c.elementType);
+        } else {
+          int64_t k = 0;
+          if (c.components > 1)
+            k = getConstantIntValue(slot.back()).value_or(0);
+          auto read = [&](OpBuilder &rb) -> Value {
+            return tc::LoadOp::create(rb, loc, c.elementType, c.field, g, k)
+                .getResult();
+          };
+          if (inside) {
+            auto ifOp = scf::IfOp::create(fb, loc, TypeRange{c.elementType},
+                                          inside, /*withElse=*/true);
+            OpBuilder tb = OpBuilder::atBlockBegin(ifOp.thenBlock());
+            scf::YieldOp::create(tb, loc, read(tb));
+            OpBuilder eb = OpBuilder::atBlockBegin(ifOp.elseBlock());
+            scf::YieldOp::create(eb, loc, zeroOf(eb, c.elementType));
+            v = ifOp.getResult(0);
+          } else {
+            v = read(fb);
+          }
+        }
+        memref::StoreOp::create(fb, loc, v, c.buffer, slot);
+      });
     }
 
     // The elements: the loop's body, its indices base + e.
     auto elems = tc::BlockForOp::create(b, loc, ratios);
-    tc::YieldOp::create(b, loc);
     elems.getBody().takeBody(sf.getBody());
     Block *body = &elems.getBody().front();
     OpBuilder eb = OpBuilder::atBlockBegin(body);
@@ -328,26 +387,62 @@ struct BlockLocalPass : tic::impl::BlockLocalBase<BlockLocalPass> {
     }
     body->eraseArguments(0, rank);
 
-    // The reads, from the buffers (at e + c - lo, in [0, E)).
+    // The accesses, to the buffers (at e + c - lo, in [0, E)).
     auto inBuffer =
         arith::IntegerOverflowFlags::nsw | arith::IntegerOverflowFlags::nuw;
     for (Cached &c : cached)
-      for (auto [load, off] : llvm::zip(c.loads, c.offsets)) {
-        OpBuilder lb(load);
+      for (auto [op, off] : llvm::zip(c.accesses, c.offsets)) {
+        OpBuilder lb(op);
         SmallVector<Value> slot;
         for (unsigned a = 0; a < rank; ++a)
           slot.push_back(index(
               lb, arith::AddIOp::create(lb, loc, elemIdx[a],
-                                        arith::ConstantIntOp::create(
-                                            lb, loc, i32, off[a] - c.lo[a]),
-                                        inBuffer)));
+                                        cst(lb, off[a] - c.lo[a]), inBuffer)));
+        int64_t comp = op->getAttrOfType<IntegerAttr>("comp")
+                           ? op->getAttrOfType<IntegerAttr>("comp").getInt()
+                           : 0;
         if (c.components > 1)
-          slot.push_back(
-              arith::ConstantIndexOp::create(lb, loc, load.getComp()));
-        Value v = memref::LoadOp::create(lb, load.getLoc(), c.buffer, slot);
-        load.getResult().replaceAllUsesWith(v);
-        load.erase();
+          slot.push_back(arith::ConstantIndexOp::create(lb, loc, comp));
+        if (auto load = dyn_cast<tc::LoadOp>(op)) {
+          Value v = memref::LoadOp::create(lb, load.getLoc(), c.buffer, slot);
+          load.getResult().replaceAllUsesWith(v);
+        } else {
+          auto rmw = cast<tc::AtomicRMWOp>(op);
+          auto kind = isa<FloatType>(c.elementType)
+                          ? arith::AtomicRMWKind::addf
+                          : arith::AtomicRMWKind::addi;
+          memref::AtomicRMWOp::create(lb, rmw.getLoc(), kind, rmw.getValue(),
+                                      c.buffer, slot);
+          memref::StoreOp::create(
+              lb, rmw.getLoc(),
+              arith::ConstantOp::create(lb, loc, i8, lb.getIntegerAttr(i8, 1)),
+              c.touched, slot);
+        }
+        op->erase();
       }
+
+    // After the elements: each added field's noted slots added to it.
+    for (Cached &c : cached) {
+      if (!c.adds)
+        continue;
+      footprintLoop(c, [&](OpBuilder &fb, ArrayRef<Value> g, Value inside,
+                           ArrayRef<Value> slot) {
+        Value noted = arith::CmpIOp::create(
+            fb, loc, arith::CmpIPredicate::ne,
+            memref::LoadOp::create(fb, loc, c.touched, slot), zeroOf(fb, i8));
+        Value go =
+            inside ? arith::AndIOp::create(fb, loc, inside, noted) : noted;
+        auto ifOp = scf::IfOp::create(fb, loc, go, /*withElse=*/false);
+        OpBuilder tb = OpBuilder::atBlockBegin(ifOp.thenBlock());
+        int64_t k = 0;
+        if (c.components > 1)
+          k = getConstantIntValue(slot.back()).value_or(0);
+        tc::AtomicRMWOp::create(tb, loc, tc::AtomicKind::add,
+                                memref::LoadOp::create(tb, loc, c.buffer, slot),
+                                c.field, g, k);
+      });
+    }
+    tc::YieldOp::create(b, loc);
 
     // The element's own cell is active down to the deepest node of its
     // path that can be inactive (it is in an active block, and the block's

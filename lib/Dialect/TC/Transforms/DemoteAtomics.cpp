@@ -234,6 +234,17 @@ static bool ownedByIteration(Operation *op, const LoopAnalysis &la,
 }
 
 struct DemoteAtomicsPass : tic::impl::DemoteAtomicsBase<DemoteAtomicsPass> {
+  /// Whether `op` (a tc.atomic_rmw) updates a field its innermost struct-for
+  /// hints block_local.
+  static bool isBlockLocal(Operation *op) {
+    auto rmw = dyn_cast<tc::AtomicRMWOp>(op);
+    auto sf = op->getParentOfType<tc::StructForOp>();
+    if (!rmw || !sf || !sf.getBlockLocalAttr())
+      return false;
+    return llvm::is_contained(sf.getBlockLocalAttr().getValue(),
+                              rmw.getFieldAttr());
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     snode::SNodeLayout layout(module);
@@ -269,7 +280,10 @@ struct DemoteAtomicsPass : tic::impl::DemoteAtomicsBase<DemoteAtomicsPass> {
                         loop->isAncestor(m.getParentRegion()->getParentOp());
             demotable = priv || (serial && !isCapturedReduction(m, loop));
           } else {
-            demotable = serial || ownedByIteration(op, la, acc, layout);
+            // Adds into a block_local field stay for tic-block-local,
+            // which accumulates them per block (in shared memory on a GPU).
+            demotable = (serial || ownedByIteration(op, la, acc, layout)) &&
+                        !isBlockLocal(op);
           }
           if (demotable)
             toDemote.push_back(op);
