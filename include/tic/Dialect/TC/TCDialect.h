@@ -49,6 +49,10 @@ constexpr llvm::StringLiteral kExclusiveAttrName = "tc.exclusive";
 /// whole container word of the element (as an i32), not to its lane
 /// (tic-bit-vectorize).
 constexpr llvm::StringLiteral kWholeWordAttrName = "tc.word";
+/// On a tc.struct_for: its `block_local` hint was derived by the compiler
+/// (an adjoint's, from its primal's), not written by the user:
+/// tic-block-local follows it where it can and does not warn where not.
+constexpr llvm::StringLiteral kDerivedHintAttrName = "tc.derived_hint";
 /// `v` as `x + k` with a constant k (arith.addi / arith.subi of a
 /// constant); `{v, 0}` otherwise.
 std::pair<mlir::Value, int64_t> splitConstantOffset(mlir::Value v);

@@ -916,6 +916,27 @@ LogicalResult KernelReverser::run(tc::KernelOp primal, tc::KernelOp adjoint) {
 
 struct ReverseModePass : tic::impl::ReverseModeBase<ReverseModePass> {
   using ReverseModeBase::ReverseModeBase;
+  /// block_local(x) in a primal loop: where it read x, its adjoint adds to
+  /// x's adjoint, so the adjoint's loop caches x and accumulates x.grad per
+  /// block (tic-block-local; a hint derived, so it does not warn).
+  static void
+  deriveBlockLocal(tc::KernelOp adj,
+                   const llvm::DenseMap<StringAttr, FlatSymbolRefAttr> &grads) {
+    adj.walk([&](tc::StructForOp sf) {
+      ArrayAttr hint = sf.getBlockLocalAttr();
+      if (!hint)
+        return;
+      SmallVector<Attribute> fields(hint.begin(), hint.end());
+      for (Attribute a : hint)
+        if (FlatSymbolRefAttr g =
+                grads.lookup(cast<FlatSymbolRefAttr>(a).getAttr()))
+          if (!llvm::is_contained(fields, g))
+            fields.push_back(g);
+      sf.setBlockLocalAttr(ArrayAttr::get(sf.getContext(), fields));
+      sf->setAttr(tc::kDerivedHintAttrName, UnitAttr::get(sf.getContext()));
+    });
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
@@ -996,6 +1017,7 @@ struct ReverseModePass : tic::impl::ReverseModeBase<ReverseModePass> {
         failedAny = true;
         adj.erase();
       } else {
+        deriveBlockLocal(adj, grads);
         made.push_back(adj);
       }
       copy->erase();

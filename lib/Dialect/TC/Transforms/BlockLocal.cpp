@@ -154,8 +154,9 @@ struct BlockLocalPass : tic::impl::BlockLocalBase<BlockLocalPass> {
   void rewrite(tc::StructForOp sf, const snode::SNodeLayout &layout) {
     ArrayAttr hint = sf.getBlockLocalAttr();
     sf.removeBlockLocalAttr();
+    bool derived = sf->removeAttr(tc::kDerivedHintAttrName) != nullptr;
     auto ignore = [&](const Twine &why) {
-      if (warn)
+      if (warn && !derived)
         sf.emitWarning("'block_local' is ignored: ") << why;
     };
     const snode::PlaceLayout *pl = layout.lookupPlace(sf.getTarget());
