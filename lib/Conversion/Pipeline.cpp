@@ -32,8 +32,11 @@ void tic::buildTargetNeutralPipeline(mlir::OpPassManager &pm,
   // bit_vectorize(32) kernels: loops over words (they must not reach the
   // struct-for lowering as loops over lanes).
   pm.addPass(createBitVectorize());
-  if (options.demoteAtomics)
-    pm.addPass(createDemoteAtomics());
+  if (options.demoteAtomics) {
+    DemoteAtomicsOptions demote;
+    demote.blockLocal = options.cuda; // tic-block-local runs (below)
+    pm.addPass(createDemoteAtomics(demote));
+  }
   if (options.bitStoreDemotion)
     pm.addPass(createDemoteBitStores());
   // block_local: CPU-only objects ignore it, as Taichi does (the CPU's

@@ -139,8 +139,14 @@ def DemoteAtomics : Pass<"tic-demote-atomics", "::mlir::ModuleOp"> {
       (private to the iteration).
 
     Reductions into a kernel-scope variable captured by a parallel loop are
-    left to tic-privatize-reductions.
+    left to tic-privatize-reductions. With `block-local` (--target=cuda
+    objects, where tic-block-local runs next), atomics into a field that
+    their struct-for hints `block_local` are left for it to accumulate.
   }];
+  let options = [
+    Option<"blockLocal", "block-local", "bool", /*default=*/"false",
+           "Leave atomics into block_local fields of their struct-for">
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect"];
 }

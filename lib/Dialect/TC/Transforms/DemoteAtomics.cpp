@@ -234,6 +234,8 @@ static bool ownedByIteration(Operation *op, const LoopAnalysis &la,
 }
 
 struct DemoteAtomicsPass : tic::impl::DemoteAtomicsBase<DemoteAtomicsPass> {
+  using DemoteAtomicsBase::DemoteAtomicsBase;
+
   /// Whether `op` (a tc.atomic_rmw) updates a field its innermost struct-for
   /// hints block_local.
   static bool isBlockLocal(Operation *op) {
@@ -283,7 +285,7 @@ struct DemoteAtomicsPass : tic::impl::DemoteAtomicsBase<DemoteAtomicsPass> {
             // Adds into a block_local field stay for tic-block-local,
             // which accumulates them per block (in shared memory on a GPU).
             demotable = (serial || ownedByIteration(op, la, acc, layout)) &&
-                        !isBlockLocal(op);
+                        !(blockLocal && isBlockLocal(op));
           }
           if (demotable)
             toDemote.push_back(op);
