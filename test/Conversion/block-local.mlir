@@ -38,7 +38,8 @@ snode.tree @root {
 
 // A 5-point stencil: rows and columns -1..+1, a 10 x 10 buffer; 64 threads
 // a block. The fill reads u where the footprint is inside u's 256 x 256
-// (one unsigned comparison per axis), 0 elsewhere.
+// (one unsigned comparison per axis), 0 elsewhere; inside the block (g -
+// base in [0, 8) per axis) the read is in the block's own active cell.
 // CHECK-LABEL: tc.kernel @stencil
 // CHECK:         tc.struct_for @blk (%[[B0:.*]], %[[B1:.*]]) attributes {block_dim = 64 : i32} {
 // CHECK-DAG:       %[[BASE0:.*]] = arith.muli %[[B0]], %{{.*}} overflow<nsw, nuw>
@@ -48,13 +49,21 @@ snode.tree @root {
 // CHECK:             %[[M1:.*]] = arith.constant -1 : i32
 // CHECK:             %[[O0:.*]] = arith.addi %[[T0]], %[[M1]] overflow<nsw>
 // CHECK:             %[[G0:.*]] = arith.addi %[[BASE0]], %[[O0]] overflow<nsw>
-// CHECK:             arith.cmpi ult, %[[G0]], %{{.*}} : i32
-// CHECK:             %[[IN:.*]] = arith.andi
-// CHECK:             %[[X:.*]] = scf.if %[[IN]] -> (f32) {
-// CHECK:               %[[L:.*]] = tc.load @u[%[[G0]], %{{.*}}] : f32
-// CHECK:               scf.yield %[[L]]
-// CHECK:             } else {
-// CHECK:               scf.yield %{{.*}} : f32
+// CHECK:             %[[MINE0:.*]] = arith.cmpi ult, %[[O0]], %{{.*}} : i32
+// CHECK:             %[[IN0:.*]] = arith.cmpi ult, %[[G0]], %{{.*}} : i32
+// CHECK:             %[[MINE1:.*]] = arith.cmpi ult,
+// CHECK:             %[[MINE:.*]] = arith.andi %[[MINE0]], %[[MINE1]]
+// CHECK:             %[[IN1:.*]] = arith.cmpi ult,
+// CHECK:             %[[IN:.*]] = arith.andi %[[IN0]], %[[IN1]]
+// CHECK:             %[[X:.*]] = scf.if %[[MINE]] -> (f32) {
+// CHECK-NEXT:          %[[OWN:.*]] = tc.load @u[%[[G0]], %{{.*}}] {tc.active = @blk} : f32
+// CHECK-NEXT:          scf.yield %[[OWN]]
+// CHECK-NEXT:        } else {
+// CHECK-NEXT:          %[[Y:.*]] = scf.if %[[IN]] -> (f32) {
+// CHECK-NEXT:            %[[L:.*]] = tc.load @u[%[[G0]], %{{.*}}] : f32
+// CHECK-NEXT:            scf.yield %[[L]]
+// CHECK-NEXT:          } else {
+// CHECK:                 scf.yield %{{.*}} : f32
 // CHECK:             memref.store %[[X]], %[[BUF]]
 // CHECK:             tc.yield
 // CHECK:           tc.block_for (%[[E0:.*]], %[[E1:.*]]) to (8, 8) {
@@ -142,13 +151,17 @@ tc.kernel @root_block(%k: i32) {
 }
 
 // Below a hash the index space has no edge: the fill reads every cell of
-// the footprint.
+// the footprint (no comparison with an extent), from the block's own
+// entry inside the block.
 // CHECK-LABEL: tc.kernel @hashed
 // CHECK:         tc.struct_for @hb
 // CHECK:           tc.block_for (%{{.*}}, %{{.*}}) to (6, 4)
+// CHECK-COUNT-2:     arith.cmpi ult, %{{.*}}, %c4_i32{{.*}} : i32
 // CHECK-NOT:         arith.cmpi
-// CHECK-NOT:         scf.if
-// CHECK:             tc.load @h
+// CHECK:             scf.if %{{.*}} -> (f32) {
+// CHECK-NEXT:          tc.load @h[{{.*}}] {tc.active = @hb}
+// CHECK:             } else {
+// CHECK-NEXT:          tc.load @h[{{.*}}] : f32
 // CHECK:           tc.block_for (%{{.*}}, %{{.*}}) to (4, 4)
 tc.kernel @hashed() {
   tc.struct_for @h (%i, %j) attributes {block_local = [@h]} {
@@ -189,7 +202,10 @@ tc.kernel @hashed() {
 // CHECK:             %[[GO:.*]] = arith.andi %{{.*}}, %[[SET]]
 // CHECK:             scf.if %[[GO]] {
 // CHECK:               %[[S:.*]] = memref.load %[[ACC]]
-// CHECK:               tc.atomic_rmw add %[[S]], @v[
+// CHECK:               scf.if
+// CHECK-NEXT:            tc.atomic_rmw add %[[S]], @v[{{.*}}] {tc.active = @blk}
+// CHECK:               } else {
+// CHECK-NEXT:            tc.atomic_rmw add %[[S]], @v[{{.*}}] : f32
 // CHECK:           tc.yield
 tc.kernel @push() {
   tc.struct_for @u (%i, %j) attributes {block_local = [@v]} {

@@ -293,29 +293,73 @@ struct BlockLocalPass : tic::impl::BlockLocalBase<BlockLocalPass> {
       return arith::ConstantOp::create(bb, loc, t, bb.getZeroAttr(t));
     };
 
+    // The deepest node of the loop's path that can be inactive: the loop's
+    // blocks are its active cells (or inside them).
+    const snode::LevelAccess *sparse = nullptr;
+    for (const snode::LevelAccess &lv : pl->levels)
+      if (!snode::isAlwaysActive(lv.node->kind))
+        sparse = &lv;
+    // Whether field `c`'s elements inside the block are in the block's own
+    // active cell down to `sparse` (the field reaches that node as the
+    // loop's does): their accesses need no activation and no test.
+    auto sharesCells = [&](const Cached &c) {
+      if (!knownActive || !sparse)
+        return false;
+      const snode::LevelAccess *lv = levelAt(c.place->levels, *sparse->node);
+      return lv && lv->below == sparse->below;
+    };
+    // `op` (a field access of `c` at g), or, when g is inside the block and
+    // `c` shares its cells, the same access marked known active.
+    auto inOwnCell = [&](OpBuilder &fb, const Cached &c, Value inBlock,
+                         function_ref<Value(OpBuilder &, bool)> access,
+                         Type result) -> Value {
+      if (!inBlock || !sharesCells(c))
+        return access(fb, false);
+      auto ifOp = scf::IfOp::create(
+          fb, loc, result ? TypeRange{result} : TypeRange{}, inBlock,
+          /*withElse=*/true);
+      OpBuilder tb = OpBuilder::atBlockBegin(ifOp.thenBlock());
+      Value v = access(tb, true);
+      if (result)
+        scf::YieldOp::create(tb, loc, v);
+      OpBuilder eb = OpBuilder::atBlockBegin(ifOp.elseBlock());
+      Value w = access(eb, false);
+      if (result)
+        scf::YieldOp::create(eb, loc, w);
+      return result ? ifOp.getResult(0) : Value();
+    };
+    auto markActive = [&](Operation *op) {
+      op->setAttr(tc::kKnownActiveAttrName,
+                  FlatSymbolRefAttr::get(op->getContext(), sparse->node->name));
+    };
+
     // A tc.block_for over a field's footprint: `each(builder, global
-    // indices, in range (null: always), slot of component k)` per
-    // component, at the builder's insertion point.
+    // indices, in range (null: always), in the block, slot of component
+    // k)` per component, at the builder's insertion point.
     using EachSlot = function_ref<void(OpBuilder &, ArrayRef<Value>, Value,
-                                       ArrayRef<Value>)>;
+                                       Value, ArrayRef<Value>)>;
     auto footprintLoop = [&](Cached &c, EachSlot each) {
       auto loop = tc::BlockForOp::create(b, loc, c.extents);
       Block *fb = new Block();
       loop.getBody().push_back(fb);
       OpBuilder fbB = OpBuilder::atBlockEnd(fb);
       SmallVector<Value> g, at;
-      Value inside;
+      Value inside, inBlock;
       bool fieldUnbounded = llvm::any_of(
           c.place->levels, [](auto &lv) { return lv.node->underHash; });
       for (unsigned a = 0; a < rank; ++a) {
         Value t = fb->addArgument(i32, loc);
         at.push_back(index(fbB, t));
-        Value ga = arith::AddIOp::create(
-            fbB, loc, base[a],
-            arith::AddIOp::create(fbB, loc, t, cst(fbB, c.lo[a]),
-                                  arith::IntegerOverflowFlags::nsw),
-            arith::IntegerOverflowFlags::nsw);
+        Value off = arith::AddIOp::create(fbB, loc, t, cst(fbB, c.lo[a]),
+                                          arith::IntegerOverflowFlags::nsw);
+        Value ga = arith::AddIOp::create(fbB, loc, base[a], off,
+                                         arith::IntegerOverflowFlags::nsw);
         g.push_back(ga);
+        // 0 <= g - base < r: the element is the block's.
+        Value mine = arith::CmpIOp::create(fbB, loc, arith::CmpIPredicate::ult,
+                                           off, cst(fbB, ratios[a]));
+        inBlock =
+            inBlock ? arith::AndIOp::create(fbB, loc, inBlock, mine) : mine;
         if (fieldUnbounded)
           continue;
         // 0 <= g < extent, as one unsigned comparison.
@@ -327,7 +371,7 @@ struct BlockLocalPass : tic::impl::BlockLocalBase<BlockLocalPass> {
         SmallVector<Value> slot(at);
         if (c.components > 1)
           slot.push_back(arith::ConstantIndexOp::create(fbB, loc, comp));
-        each(fbB, g, inside, slot);
+        each(fbB, g, inside, inBlock, slot);
       }
       tc::YieldOp::create(fbB, loc);
     };
@@ -344,7 +388,7 @@ struct BlockLocalPass : tic::impl::BlockLocalBase<BlockLocalPass> {
         c.touched =
             tc::BlockBufferOp::create(b, loc, MemRefType::get(shape, i8));
       footprintLoop(c, [&](OpBuilder &fb, ArrayRef<Value> g, Value inside,
-                           ArrayRef<Value> slot) {
+                           Value inBlock, ArrayRef<Value> slot) {
         Value v;
         if (c.adds) {
           memref::StoreOp::create(fb, loc, zeroOf(fb, i8), c.touched, slot);
@@ -353,21 +397,26 @@ struct BlockLocalPass : tic::impl::BlockLocalBase<BlockLocalPass> {
           int64_t k = 0;
           if (c.components > 1)
             k = getConstantIntValue(slot.back()).value_or(0);
-          auto read = [&](OpBuilder &rb) -> Value {
-            return tc::LoadOp::create(rb, loc, c.elementType, c.field, g, k)
-                .getResult();
+          auto read = [&](OpBuilder &rb, bool own) -> Value {
+            auto load =
+                tc::LoadOp::create(rb, loc, c.elementType, c.field, g, k);
+            if (own)
+              markActive(load);
+            return load.getResult();
           };
-          if (inside) {
-            auto ifOp = scf::IfOp::create(fb, loc, TypeRange{c.elementType},
+          // Outside the field's index space: 0 (nothing to read).
+          auto guarded = [&](OpBuilder &gb, bool own) -> Value {
+            if (own || !inside)
+              return read(gb, own);
+            auto ifOp = scf::IfOp::create(gb, loc, TypeRange{c.elementType},
                                           inside, /*withElse=*/true);
             OpBuilder tb = OpBuilder::atBlockBegin(ifOp.thenBlock());
-            scf::YieldOp::create(tb, loc, read(tb));
+            scf::YieldOp::create(tb, loc, read(tb, false));
             OpBuilder eb = OpBuilder::atBlockBegin(ifOp.elseBlock());
             scf::YieldOp::create(eb, loc, zeroOf(eb, c.elementType));
-            v = ifOp.getResult(0);
-          } else {
-            v = read(fb);
-          }
+            return ifOp.getResult(0);
+          };
+          v = inOwnCell(fb, c, inBlock, guarded, c.elementType);
         }
         memref::StoreOp::create(fb, loc, v, c.buffer, slot);
       });
@@ -427,7 +476,7 @@ struct BlockLocalPass : tic::impl::BlockLocalBase<BlockLocalPass> {
       if (!c.adds)
         continue;
       footprintLoop(c, [&](OpBuilder &fb, ArrayRef<Value> g, Value inside,
-                           ArrayRef<Value> slot) {
+                           Value inBlock, ArrayRef<Value> slot) {
         Value noted = arith::CmpIOp::create(
             fb, loc, arith::CmpIPredicate::ne,
             memref::LoadOp::create(fb, loc, c.touched, slot), zeroOf(fb, i8));
@@ -438,9 +487,17 @@ struct BlockLocalPass : tic::impl::BlockLocalBase<BlockLocalPass> {
         int64_t k = 0;
         if (c.components > 1)
           k = getConstantIntValue(slot.back()).value_or(0);
-        tc::AtomicRMWOp::create(tb, loc, tc::AtomicKind::add,
-                                memref::LoadOp::create(tb, loc, c.buffer, slot),
-                                c.field, g, k);
+        Value sum = memref::LoadOp::create(tb, loc, c.buffer, slot);
+        inOwnCell(
+            tb, c, inBlock,
+            [&](OpBuilder &ab, bool own) -> Value {
+              auto add = tc::AtomicRMWOp::create(ab, loc, tc::AtomicKind::add,
+                                                 sum, c.field, g, k);
+              if (own)
+                markActive(add);
+              return Value();
+            },
+            Type());
       });
     }
     tc::YieldOp::create(b, loc);
@@ -448,15 +505,8 @@ struct BlockLocalPass : tic::impl::BlockLocalBase<BlockLocalPass> {
     // The element's own cell is active down to the deepest node of its
     // path that can be inactive (it is in an active block, and the block's
     // elements are dense): as tic-lower-struct-for marks the original loop.
-    if (knownActive) {
-      const snode::LevelAccess *sparse = nullptr;
-      for (const snode::LevelAccess &lv : pl->levels)
-        if (!snode::isAlwaysActive(lv.node->kind))
-          sparse = &lv;
-      if (sparse)
-        markKnownActive(elems.getBody(), layout, *sparse->node, *sparse,
-                        indices);
-    }
+    if (knownActive && sparse)
+      markKnownActive(elems.getBody(), layout, *sparse->node, *sparse, indices);
     sf.erase();
   }
 };
