@@ -141,6 +141,25 @@ int main(void) {
     EXPECT_TRUE(cells > 100);
   }
 
+  /* Bitmasked elements: mv written exactly at m's active cells. */
+  {
+    static float m[N * N];
+    int bad = 0;
+    CHECK(block_local_m_read(ctx, m, N * N));
+    CHECK(block_local_sparse_cells(ctx));
+    CHECK(block_local_mv_read(ctx, got, N * N));
+    for (i = 0; i < N; ++i)
+      for (j = 0; j < N; ++j) {
+        int on = (i * 5 + j * 3) % 7 == 0 && (i / 8 + j / 8) % 2 == 0;
+        float w = 0.0f;
+        if (on && i > 0 && j < N - 1)
+          w = m[(i - 1) * N + j] + 2.0f * m[i * N + j + 1] + 1.0f;
+        check_close("sparse_cells", (size_t)(i * N + j), got[i * N + j], w,
+                    1e-6, 1e-6, &bad);
+      }
+    report_mismatches("sparse_cells", bad, N * N);
+  }
+
   /* A reduction. */
   {
     float f = 0.0f;

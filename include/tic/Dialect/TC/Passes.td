@@ -24,19 +24,22 @@ def LiftControlFlow : Pass<"tic-lift-control-flow", "::mlir::ModuleOp"> {
 def BlockLocal : Pass<"tic-block-local", "::mlir::ModuleOp"> {
   let summary = "Read block_local fields of struct-fors through a buffer per block";
   let description = [{
-    A struct-for over a field whose elements sit in a dense node (a block:
-    the cells of that node inside one cell of its parent) with a
+    A struct-for over a field whose elements sit in a dense, bitmasked or
+    pointer node (a block: the cells of that node inside one cell of its
+    parent; the body runs on the active ones) with a
     `block_local = [@x, ...]` hint becomes a loop over the blocks: each
     block first copies the part of x its elements read at constant offsets
     from their own indices (the loop's footprint, bounds inferred from the
     offsets) into a `tc.block_buffer`, in one `tc.block_for`, then runs
     the body on its elements in a second `tc.block_for`, those reads now
-    from the buffer. On a GPU a block of threads runs each block, the
-    buffer is its shared memory (Taichi's block local storage, BLS).
+    from the buffer. A field the body only adds to is accumulated in a
+    buffer and added to the field after the elements. On a GPU a block of
+    threads runs each block, the buffer is its shared memory (Taichi's
+    block local storage, BLS).
 
-    A hint it cannot follow (x is written in the loop, no read at constant
-    offsets, a buffer over 48 KiB, elements not in a dense node) is a
-    warning, and the loop stays as it was. With `known-active` (the
+    A hint it cannot follow (x read and written in the loop, no access at
+    constant offsets, buffers over 48 KiB, elements in a dynamic or hash
+    node) is a warning, and the loop stays as it was. With `known-active` (the
     default) the body's accesses at the element's own indices are marked
     `tc.active`, as tic-lower-struct-for marks those of the original loop.
   }];

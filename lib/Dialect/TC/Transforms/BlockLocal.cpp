@@ -1,8 +1,9 @@
 //===- BlockLocal.cpp - tic-block-local -----------------------------------===//
 //
 // block_local(x) in a struct-for over a field f whose elements sit in a
-// dense node P (Taichi's block local storage): the loop becomes one over
-// P's containers, the blocks, each a cell of P's parent G,
+// dense, bitmasked or pointer node P (Taichi's block local storage): the
+// loop becomes one over P's containers, the blocks, each a cell of P's
+// parent G,
 //
 //   tc.struct_for @G (%b...) {                 (G the root: one iteration)
 //     %buf = tc.block_buffer : memref<E0 x E1 [x C] x T>
@@ -12,7 +13,8 @@
 //     }
 //     tc.block_for (%e0, %e1) to (r0, r1) {    the elements
 //       %i_a = %b_a * r_a + %e_a
-//       body, with x[i + c] read as buf[e + c - lo]
+//       body, with x[i + c] read as buf[e + c - lo] (if P is sparse:
+//       under tc.is_active @P[i])
 //     }
 //   }
 //
@@ -163,10 +165,15 @@ struct BlockLocalPass : tic::impl::BlockLocalBase<BlockLocalPass> {
     if (!pl)
       return ignore("the loop is over the cells of SNode '" + sf.getTarget() +
                     "', not over a field's elements");
+    // The node holding the elements: dense, or bitmasked or pointer (an
+    // element is then visited when its cell is active, as the loop does).
     const snode::NodeLayout *P = pl->parent;
-    if (!P || P->kind != snode::SNodeKind::Dense)
+    if (!P || (P->kind != snode::SNodeKind::Dense &&
+               P->kind != snode::SNodeKind::Bitmasked &&
+               P->kind != snode::SNodeKind::Pointer))
       return ignore("the elements of '" + sf.getTarget() +
-                    "' are not in a dense SNode (a block)");
+                    "' are not in a dense, bitmasked or pointer SNode");
+    bool sparseElements = P->kind != snode::SNodeKind::Dense;
     const snode::NodeLayout *G = P->parent;
     if (G && G->kind != snode::SNodeKind::Dense &&
         G->kind != snode::SNodeKind::Pointer &&
@@ -293,20 +300,26 @@ struct BlockLocalPass : tic::impl::BlockLocalBase<BlockLocalPass> {
       return arith::ConstantOp::create(bb, loc, t, bb.getZeroAttr(t));
     };
 
-    // The deepest node of the loop's path that can be inactive: the loop's
-    // blocks are its active cells (or inside them).
-    const snode::LevelAccess *sparse = nullptr;
+    // The deepest node of the loop's path that can be inactive (`sparse`:
+    // an element the body runs on is active down to it), and the deepest
+    // at or above the blocks (`blockSparse`: the block is active down to
+    // it; the same node unless the elements' own node is sparse).
+    const snode::LevelAccess *sparse = nullptr, *blockSparse = nullptr;
     for (const snode::LevelAccess &lv : pl->levels)
-      if (!snode::isAlwaysActive(lv.node->kind))
+      if (!snode::isAlwaysActive(lv.node->kind)) {
         sparse = &lv;
+        if (lv.node != P)
+          blockSparse = &lv;
+      }
     // Whether field `c`'s elements inside the block are in the block's own
-    // active cell down to `sparse` (the field reaches that node as the
-    // loop's does): their accesses need no activation and no test.
+    // active cell down to `blockSparse` (the field reaches that node as the
+    // loop's does): their accesses need no activation and no test there.
     auto sharesCells = [&](const Cached &c) {
-      if (!knownActive || !sparse)
+      if (!knownActive || !blockSparse)
         return false;
-      const snode::LevelAccess *lv = levelAt(c.place->levels, *sparse->node);
-      return lv && lv->below == sparse->below;
+      const snode::LevelAccess *lv =
+          levelAt(c.place->levels, *blockSparse->node);
+      return lv && lv->below == blockSparse->below;
     };
     // `op` (a field access of `c` at g), or, when g is inside the block and
     // `c` shares its cells, the same access marked known active.
@@ -329,8 +342,9 @@ struct BlockLocalPass : tic::impl::BlockLocalBase<BlockLocalPass> {
       return result ? ifOp.getResult(0) : Value();
     };
     auto markActive = [&](Operation *op) {
-      op->setAttr(tc::kKnownActiveAttrName,
-                  FlatSymbolRefAttr::get(op->getContext(), sparse->node->name));
+      op->setAttr(
+          tc::kKnownActiveAttrName,
+          FlatSymbolRefAttr::get(op->getContext(), blockSparse->node->name));
     };
 
     // A tc.block_for over a field's footprint: `each(builder, global
@@ -436,6 +450,16 @@ struct BlockLocalPass : tic::impl::BlockLocalBase<BlockLocalPass> {
       indices.push_back(i);
     }
     body->eraseArguments(0, rank);
+    // Elements in a sparse node: the body runs on the active ones.
+    if (sparseElements) {
+      Value active =
+          tc::IsActiveOp::create(eb, loc, eb.getI1Type(), P->name, indices);
+      auto guard = scf::IfOp::create(eb, loc, active, /*withElse=*/false);
+      Block *then = guard.thenBlock();
+      then->getOperations().splice(then->begin(), body->getOperations(),
+                                   std::next(guard->getIterator()),
+                                   body->getTerminator()->getIterator());
+    }
 
     // The accesses, to the buffers (at e + c - lo, in [0, E)).
     auto inBuffer =
