@@ -160,6 +160,26 @@ int main(void) {
     report_mismatches("sparse_cells", bad, N * N);
   }
 
+  /* Rows bounded by assume_in_range. */
+  {
+    static float acc2[N * N];
+    memset(acc2, 0, sizeof acc2);
+    memset(want, 0, sizeof want);
+    for (i = 0; i < N; ++i)
+      for (j = 0; j < N; ++j) {
+        int r = i + (i * 7 + j * 3) % 5 - 2;
+        if (u_block(i, j) && r >= 0 && r < N) {
+          want[i * N + j] = U(r, j) * 0.5f + U(i, j);
+          acc2[r * N + j] += U(i, j);
+        }
+      }
+    CHECK(block_local_gather_scatter(ctx));
+    CHECK(block_local_adv_read(ctx, got, N * N));
+    compare_f32("gather", got, want, N * N, 1e-6, 1e-6);
+    CHECK(block_local_acc2_read(ctx, got, N * N));
+    compare_f32("scatter", got, acc2, N * N, 1e-5, 1e-5);
+  }
+
   /* A reduction. */
   {
     float f = 0.0f;

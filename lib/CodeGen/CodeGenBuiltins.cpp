@@ -394,8 +394,23 @@ RV Generator::genBuiltin(const tast::CallExpr &e) {
       args.push_back(gen(a.value.get()));
     return genLinalg(e, args);
   }
-  case Builtin::AssumeInRange:
-    return convTo(gen(arg(0)), e.type);
+  case Builtin::AssumeInRange: {
+    // tc.assume_in_range for tic-block-local (which drops it again); Sema
+    // checked the bounds are constants.
+    RV x = convTo(gen(arg(0)), e.type);
+    RV base = convTo(gen(arg(1)), e.type);
+    const tsema::ConstValue *lo = arg(2) ? arg(2)->constValue.get() : nullptr;
+    const tsema::ConstValue *hi = arg(3) ? arg(3)->constValue.get() : nullptr;
+    if (x.size() != 1 || base.size() != 1 || !lo || !hi || !lo->isInt() ||
+        !hi->isInt() || lo->i >= hi->i)
+      return x;
+    RV r;
+    r.push(tic::tc::AssumeInRangeOp::create(
+               b, curLoc, x.v[0].getType(), x.v[0], base.v[0],
+               b.getI64IntegerAttr(lo->i), b.getI64IntegerAttr(hi->i)),
+           x.ts[0]);
+    return r;
+  }
   case Builtin::BlockLocal: {
     // Recorded on the innermost enclosing struct-for (Sema checked there is
     // one) for tic-block-local.

@@ -40,14 +40,14 @@ void tic::buildTargetNeutralPipeline(mlir::OpPassManager &pm,
   if (options.bitStoreDemotion)
     pm.addPass(createDemoteBitStores());
   // block_local: CPU-only objects ignore it, as Taichi does (the CPU's
-  // caches hold a block's neighbourhood); a --target=cuda object's host
-  // code runs the same loops as its device code.
-  if (options.cuda) {
-    BlockLocalOptions blockLocal;
-    blockLocal.knownActive = options.accessCSE;
-    blockLocal.warn = !options.cudaHost; // said once, by the device's lowering
-    pm.addPass(createBlockLocal(blockLocal));
-  }
+  // caches hold a block's neighbourhood), and drop the hints and the
+  // assume_in_range ops; a --target=cuda object's host code runs the same
+  // loops as its device code.
+  BlockLocalOptions blockLocal;
+  blockLocal.cache = options.cuda;
+  blockLocal.knownActive = options.accessCSE;
+  blockLocal.warn = !options.cudaHost; // said once, by the device's lowering
+  pm.addPass(createBlockLocal(blockLocal));
   LowerStructForOptions structFor;
   structFor.knownActive = options.accessCSE;
   structFor.device = options.cuda;

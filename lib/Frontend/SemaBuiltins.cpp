@@ -740,6 +740,16 @@ const Type *Sema::checkBuiltin(CallExpr &e, Builtin b, Expr *receiver) {
               "bounds of 'assume_in_range' must be compile-time constants");
         return nullptr;
       }
+    {
+      const ConstValue *lo = constOf(*ops[2]), *hi = constOf(*ops[3]);
+      if (lo->isInt() && hi->isInt() && lo->i >= hi->i) {
+        error(e.range, "'assume_in_range' promises x in [base + lo, base + "
+                       "hi): lo must be below hi, got " +
+                           std::to_string(lo->i) + " and " +
+                           std::to_string(hi->i));
+        return nullptr;
+      }
+    }
     return ts[0];
   }
   case Builtin::BitVectorize: {

@@ -1,4 +1,5 @@
 // RUN: %tic-opt %s --tic-allocate-layout --tic-block-local -verify-diagnostics | FileCheck %s
+// RUN: %tic-opt %s --tic-allocate-layout "--tic-block-local=cache=false" | FileCheck %s --check-prefix=OFF
 
 // tic-block-local: a struct-for over a field whose elements sit in a dense
 // node, with a block_local hint, becomes a loop over the node's parent's
@@ -241,6 +242,44 @@ tc.kernel @bitmasked() {
     %ip = arith.addi %i, %c1 : i32
     %a = tc.load @m[%ip] : f32
     tc.store %a, @mv[%i] : f32
+    tc.yield
+  }
+  tc.return
+}
+
+// A read at a data-dependent row that assume_in_range bounds: j0 in
+// [i - 1 + 0, i - 1 + 3), so rows -1..+1 (a 10 x 8 buffer) and the slot
+// is j0 - (base - 1). The assume_in_range ops are gone afterwards (each is
+// its value).
+// CHECK-LABEL: tc.kernel @assumed
+// CHECK:         tc.struct_for @blk
+// CHECK:           %[[BASE0:.*]] = arith.muli
+// CHECK:           tc.block_buffer : memref<10x8xf32>
+// CHECK:           tc.block_for (%{{.*}}, %{{.*}}) to (10, 8)
+// CHECK:           tc.block_for
+// CHECK:             arith.remsi
+// CHECK-NEXT:        %[[J0:.*]] = arith.addi
+// CHECK-NEXT:        %[[M1:.*]] = arith.constant -1 : i32
+// CHECK:             %[[FROM:.*]] = arith.addi %[[BASE0]], %[[M1]]
+// CHECK:             %[[ROW:.*]] = arith.subi %[[J0]], %[[FROM]] overflow<nsw, nuw>
+// CHECK:             %[[R:.*]] = arith.index_cast %[[ROW]]
+// CHECK:             memref.load %{{.*}}[%[[R]], %{{.*}}] : memref<10x8xf32>
+// CHECK-NOT:     tc.assume_in_range
+// OFF-LABEL:   tc.kernel @assumed
+// OFF:           tc.struct_for @u (%{{.*}}, %{{.*}}) {
+// OFF-NOT:       tc.assume_in_range
+// OFF:           tc.load @u[
+// OFF-NOT:       block_local
+// OFF:         tc.kernel @ignored
+tc.kernel @assumed(%k: i32) {
+  tc.struct_for @u (%i, %j) attributes {block_local = [@u]} {
+    %c1 = arith.constant 1 : i32
+    %im = arith.subi %i, %c1 : i32
+    %r = arith.remsi %k, %c1 : i32
+    %x = arith.addi %i, %r : i32
+    %j0 = tc.assume_in_range %x, %im, 0, 3 : i32
+    %a = tc.load @u[%j0, %j] : f32
+    tc.store %a, @v[%i, %j] : f32
     tc.yield
   }
   tc.return

@@ -390,6 +390,13 @@ LogicalResult BlockForOp::verifyRegions() {
   return success();
 }
 
+LogicalResult AssumeInRangeOp::verify() {
+  if (getLoAttr().getInt() >= getHiAttr().getInt())
+    return emitOpError("needs lo < hi, got [")
+           << getLoAttr().getInt() << ", " << getHiAttr().getInt() << ")";
+  return success();
+}
+
 LogicalResult BlockBufferOp::verify() {
   MemRefType t = getBuffer().getType();
   if (!t.hasStaticShape() || !t.getLayout().isIdentity() || t.getMemorySpace())

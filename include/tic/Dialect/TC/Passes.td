@@ -39,13 +39,19 @@ def BlockLocal : Pass<"tic-block-local", "::mlir::ModuleOp"> {
 
     A hint it cannot follow (x read and written in the loop, no access at
     constant offsets, buffers over 48 KiB, elements in a dynamic or hash
-    node) is a warning, and the loop stays as it was. With `known-active` (the
+    node) is a warning, and the loop stays as it was. Reads and adds may
+    also be at `tc.assume_in_range %x, %i + d, lo, hi` (plus a constant),
+    which bounds them in [i + d + lo, i + d + hi); the pass then replaces
+    every tc.assume_in_range by its value. With `known-active` (the
     default) the body's accesses at the element's own indices are marked
     `tc.active`, as tic-lower-struct-for marks those of the original loop.
   }];
   let options = [
     Option<"knownActive", "known-active", "bool", /*default=*/"true",
            "Mark accesses to the loop's own (active) cells">,
+    Option<"cache", "cache", "bool", /*default=*/"true",
+           "Follow the hints (off: drop them and the assume_in_range ops, "
+           "as CPU-only objects do)">,
     Option<"warn", "warn", "bool", /*default=*/"true",
            "Warn where a hint cannot be followed (off for the second "
            "module of a compilation that lowers the same kernels twice)">

@@ -159,6 +159,24 @@ def TC_BlockBufferOp : TC_Op<"block_buffer", [
   let hasVerifier = 1;
 }
 
+def TC_AssumeInRangeOp : TC_Op<"assume_in_range", [Pure,
+    AllTypesMatch<["value", "base", "result"]>]> {
+  let summary = "a value, promised to lie in [base + lo, base + hi)";
+  let description = [{
+    `%r = tc.assume_in_range %x, %base, -2, 3 : i32` is `%x`, which the
+    program promises lies in `[%base - 2, %base + 3)`
+    (`assume_in_range(x, base, lo, hi)`): tic-block-local bounds the
+    footprint of an access indexed by it when `%base` is the loop's index
+    plus a constant, and then drops every such op (its value is `%x`). The
+    promise is not checked.
+  }];
+  let arguments = (ins AnySignlessInteger:$value, AnySignlessInteger:$base,
+                       I64Attr:$lo, I64Attr:$hi);
+  let results = (outs AnySignlessInteger:$result);
+  let assemblyFormat = "$value `,` $base `,` $lo `,` $hi attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
 def TC_TaskOp : TC_Op<"task", [Symbol, IsolatedFromAbove,
     AutomaticAllocationScope]> {
   let summary = "the body of a parallel loop, outlined: a chunk of its iterations";

@@ -55,6 +55,14 @@ constexpr int64_t kMaxBufferBytes = 48 * 1024;
 /// The most threads a GPU block has.
 constexpr int64_t kMaxBlockThreads = 1024;
 
+/// Where an access's index lies along one axis from the loop's index i:
+/// i + lo exactly (`exact`: iv plus a constant), or somewhere in
+/// [i + lo, i + hi] (an assume_in_range with the loop's index as its base).
+struct Offset {
+  int64_t lo = 0, hi = 0;
+  bool exact = true;
+};
+
 /// One block_local field: its accesses at constant offsets from the loop's
 /// indices and the buffers they become.
 struct Cached {
@@ -63,8 +71,8 @@ struct Cached {
   /// Reads (tc.load), or additions (tc.atomic_rmw add, result unused).
   bool adds = false;
   SmallVector<Operation *> accesses;
-  /// Per access, per axis: the constant offset.
-  SmallVector<SmallVector<int64_t>> offsets;
+  /// Per access, per axis: where the index lies from the loop's index.
+  SmallVector<SmallVector<Offset>> offsets;
   SmallVector<int64_t> lo, hi, extents;
   Type elementType;
   unsigned components = 1;
@@ -73,16 +81,34 @@ struct Cached {
   Value buffer, touched;
 };
 
-/// The constant offsets of `indices` from the loop's `ivs` (iv, iv + c,
-/// iv - c per position), or nothing.
-static std::optional<SmallVector<int64_t>> offsetsFrom(ValueRange indices,
-                                                       ValueRange ivs) {
-  SmallVector<int64_t> off;
+/// Where `v` lies from the loop's index `iv`: iv plus a constant, or an
+/// assume_in_range(x, iv + d, lo, hi) plus a constant c (in [iv + d + lo + c,
+/// iv + d + hi - 1 + c]); nothing otherwise.
+static std::optional<Offset> offsetFrom(Value v, Value iv) {
+  if (v == iv)
+    return Offset{};
+  auto [x, k] = tc::splitConstantOffset(v);
+  if (x == iv)
+    return Offset{k, k, true};
+  auto assume = x.getDefiningOp<tc::AssumeInRangeOp>();
+  if (!assume)
+    return std::nullopt;
+  auto [b, d] = tc::splitConstantOffset(assume.getBase());
+  if (b != iv)
+    return std::nullopt;
+  return Offset{d + assume.getLoAttr().getInt() + k,
+                d + assume.getHiAttr().getInt() - 1 + k, false};
+}
+
+/// Where `indices` lie from the loop's `ivs`, per position, or nothing.
+static std::optional<SmallVector<Offset>> offsetsFrom(ValueRange indices,
+                                                      ValueRange ivs) {
+  SmallVector<Offset> off;
   for (auto [v, iv] : llvm::zip(indices, ivs)) {
-    auto [base, k] = tc::splitConstantOffset(v);
-    if (v != iv && base != iv)
+    std::optional<Offset> o = offsetFrom(v, iv);
+    if (!o)
       return std::nullopt;
-    off.push_back(v == iv ? 0 : k);
+    off.push_back(*o);
   }
   return off;
 }
@@ -114,11 +140,12 @@ static std::optional<std::string> classify(Cached &c, Region &body,
       if (!rmw || rmw.getKind() != tc::AtomicKind::add ||
           !rmw.getResult().use_empty())
         return "the loop writes " + name + " other than by adding to it";
-      std::optional<SmallVector<int64_t>> off =
+      std::optional<SmallVector<Offset>> off =
           offsetsFrom(rmw.getIndices(), ivs);
       if (!off)
         return "an addition to " + name +
-               " is not at the loop's indices plus constants";
+               " is not at the loop's indices plus constants (or an "
+               "assume_in_range of them)";
       c.accesses.push_back(rmw);
       c.offsets.push_back(std::move(*off));
     }
@@ -126,13 +153,15 @@ static std::optional<std::string> classify(Cached &c, Region &body,
     return std::nullopt;
   }
   for (tc::LoadOp load : loads)
-    if (std::optional<SmallVector<int64_t>> off =
+    if (std::optional<SmallVector<Offset>> off =
             offsetsFrom(load.getIndices(), ivs)) {
       c.accesses.push_back(load);
       c.offsets.push_back(std::move(*off));
     }
   if (c.accesses.empty())
-    return "no read of " + name + " is at the loop's indices plus constants";
+    return "no read of " + name +
+           " is at the loop's indices plus constants (or an assume_in_range "
+           "of them)";
   return std::nullopt;
 }
 
@@ -149,8 +178,19 @@ struct BlockLocalPass : tic::impl::BlockLocalBase<BlockLocalPass> {
       if (op.getBlockLocalAttr())
         loops.push_back(op);
     });
-    for (tc::StructForOp sf : loops)
-      rewrite(sf, layout);
+    for (tc::StructForOp sf : loops) {
+      if (cache) {
+        rewrite(sf, layout);
+      } else {
+        sf.removeBlockLocalAttr();
+        sf->removeAttr(tc::kDerivedHintAttrName);
+      }
+    }
+    // The promises have served: each assume_in_range is its value.
+    module.walk([](tc::AssumeInRangeOp op) {
+      op.getResult().replaceAllUsesWith(op.getValue());
+      op.erase();
+    });
   }
 
   void rewrite(tc::StructForOp sf, const snode::SNodeLayout &layout) {
@@ -222,8 +262,8 @@ struct BlockLocalPass : tic::impl::BlockLocalBase<BlockLocalPass> {
       c.hi.assign(rank, INT64_MIN);
       for (auto &off : c.offsets)
         for (unsigned k = 0; k < rank; ++k) {
-          c.lo[k] = std::min(c.lo[k], off[k]);
-          c.hi[k] = std::max(c.hi[k], off[k]);
+          c.lo[k] = std::min(c.lo[k], off[k].lo);
+          c.hi[k] = std::max(c.hi[k], off[k].hi);
         }
       // Bytes per slot: the value, and an i8 flag per component for adds.
       int64_t n = c.components *
@@ -461,17 +501,26 @@ struct BlockLocalPass : tic::impl::BlockLocalBase<BlockLocalPass> {
                                    body->getTerminator()->getIterator());
     }
 
-    // The accesses, to the buffers (at e + c - lo, in [0, E)).
+    // The accesses, to the buffers: at e + c - lo (in [0, E)), or for an
+    // index v an assume_in_range bounds, v - (base + lo).
     auto inBuffer =
         arith::IntegerOverflowFlags::nsw | arith::IntegerOverflowFlags::nuw;
     for (Cached &c : cached)
       for (auto [op, off] : llvm::zip(c.accesses, c.offsets)) {
         OpBuilder lb(op);
+        ValueRange idx = isa<tc::LoadOp>(op) ? op->getOperands()
+                                             : op->getOperands().drop_front();
         SmallVector<Value> slot;
         for (unsigned a = 0; a < rank; ++a)
           slot.push_back(index(
-              lb, arith::AddIOp::create(lb, loc, elemIdx[a],
-                                        cst(lb, off[a] - c.lo[a]), inBuffer)));
+              lb, off[a].exact ? Value(arith::AddIOp::create(
+                                     lb, loc, elemIdx[a],
+                                     cst(lb, off[a].lo - c.lo[a]), inBuffer))
+                               : Value(arith::SubIOp::create(
+                                     lb, loc, idx[a],
+                                     arith::AddIOp::create(lb, loc, base[a],
+                                                           cst(lb, c.lo[a])),
+                                     inBuffer))));
         int64_t comp = op->getAttrOfType<IntegerAttr>("comp")
                            ? op->getAttrOfType<IntegerAttr>("comp").getInt()
                            : 0;

@@ -130,6 +130,9 @@ private:
     auto operand = [&](unsigned i) {
       return analyze(def->getOperand(i), depth + 1);
     };
+    // assume_in_range(x, ...) is x (until tic-block-local drops it).
+    if (isa<tc::AssumeInRangeOp>(def))
+      return operand(0);
     if (isa<arith::AddIOp, arith::SubIOp>(def)) {
       auto l = operand(0), r = operand(1);
       if (!l || !r)
