@@ -30,7 +30,7 @@
 // CPU one thread runs it, the buffers on its stack.
 //
 //===----------------------------------------------------------------------===//
-#include "KnownActive.h"
+#include "StructForShared.h"
 #include "tic/Dialect/SNode/SNodeLayout.h"
 #include "tic/Dialect/TC/Passes.h"
 #include "tic/Dialect/TC/TCDialect.h"
@@ -226,11 +226,9 @@ struct BlockLocalPass : tic::impl::BlockLocalBase<BlockLocalPass> {
     SmallVector<int64_t> ratios;
     int64_t threads = 1;
     for (unsigned a = 0; a < rank; ++a) {
-      int64_t r = pl->shape[a];
-      if (G && a < G->cellIndexShape.size())
-        r /= G->cellIndexShape[a];
-      ratios.push_back(r);
-      threads *= r;
+      ratios.push_back(ratioAt(
+          G ? ArrayRef(G->cellIndexShape) : ArrayRef<int64_t>(), pl->shape, a));
+      threads *= ratios.back();
     }
     if (threads < 2)
       return ignore("a block of '" + sf.getTarget() + "' has one element");

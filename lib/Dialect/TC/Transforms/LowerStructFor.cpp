@@ -8,7 +8,7 @@
 // to their lengths (buildListLoop).
 //
 //===----------------------------------------------------------------------===//
-#include "KnownActive.h"
+#include "StructForShared.h"
 #include "tic/Dialect/SNode/SNodeLayout.h"
 #include "tic/Dialect/TC/Passes.h"
 #include "tic/Dialect/TC/TCDialect.h"
@@ -86,13 +86,6 @@ namespace {
 /// where ratio_a = shape[a] / node.cellIndexShape[a] (the extent below the
 /// node along axis a; axes below it only: shape[a]). Inactive cells cost
 /// one test, not one per element.
-/// How many sub-cells of extents `inner` a cell of an index space of
-/// extents `outer` holds along axis a (inner[a] past outer's rank).
-static int64_t ratioAt(ArrayRef<int64_t> outer, ArrayRef<int64_t> inner,
-                       size_t a) {
-  return a < outer.size() ? inner[a] / outer[a] : inner[a];
-}
-
 /// Serial loops at `ib` over the sub-cells of extents `inner` (per axis)
 /// inside the cell `cell` of an index space of extents `outer`: along axis
 /// a, i_a = cell_a * ratio_a + r_a with ratio_a = inner[a] / outer[a]
