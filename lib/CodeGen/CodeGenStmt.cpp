@@ -444,6 +444,18 @@ void Generator::genParallelFor(const tast::ForStmt &s) {
       sf.setParallelizeAttr(b.getI32IntegerAttr(int32_t(s.parallelize)));
     if (s.blockDim > 0)
       sf.setBlockDimAttr(b.getI32IntegerAttr(int32_t(s.blockDim)));
+    // block_local(...) right before the loop; those inside add to it.
+    if (!s.blockLocal.empty()) {
+      SmallVector<Attribute> fields;
+      for (const tsema::FieldInfo *f : s.blockLocal) {
+        if (!f)
+          continue;
+        auto sym = FlatSymbolRefAttr::get(b.getContext(), f->name);
+        if (!llvm::is_contained(fields, sym))
+          fields.push_back(sym);
+      }
+      sf.setBlockLocalAttr(b.getArrayAttr(fields));
+    }
     entry = new Block();
     sf.getBody().push_back(entry);
     for (unsigned i = 0; i < rank; ++i)

@@ -721,8 +721,15 @@ const Type *Sema::checkBuiltin(CallExpr &e, Builtin b, Expr *receiver) {
     for (auto &l : st->loops)
       inStructFor |= l.isStructFor;
     if (!inStructFor) {
-      error(e.range, "'block_local' must be used inside a struct-for loop");
-      return nullptr;
+      if (!st->blockLocalBeforeFor) {
+        error(e.range, "'block_local' must be used inside a struct-for loop "
+                       "or right before one");
+        return nullptr;
+      }
+      // Taichi's form: for the struct-for that follows (checkFor).
+      for (size_t i = 0; i < ops.size(); ++i)
+        st->pendingBlockLocal.push_back(fieldOf(*ops[i]));
+      st->pendingBlockLocalRange = e.range;
     }
     return types->getVoid();
   }

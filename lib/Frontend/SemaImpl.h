@@ -63,6 +63,11 @@ struct FnState {
     enum class Exit { None, Break, Continue } exit = Exit::None;
   };
   std::vector<Loop> loops;
+  /// block_local(...) being checked right before a for loop (Taichi's
+  /// form), and the fields it named, for that loop (checkFor).
+  bool blockLocalBeforeFor = false;
+  std::vector<const FieldInfo *> pendingBlockLocal;
+  SourceRange pendingBlockLocalRange;
   /// Depth of blocks that are not the kernel's top-level scope (if bodies,
   /// while bodies, loop bodies): a for loop at depth 0 is parallel.
   unsigned nonTopDepth = 0;

@@ -17,7 +17,8 @@ using namespace tic::ast;
 // Statements
 //===----------------------------------------------------------------------===//
 
-static bool isLoopConfig(const Stmt &s) {
+/// Whether `s` is a call of the hint `name` as a statement.
+static bool isHintCall(const Stmt &s, const char *name) {
   auto *es = dyn_cast<ExprStmt>(&s);
   if (!es)
     return false;
@@ -25,8 +26,9 @@ static bool isLoopConfig(const Stmt &s) {
   if (!c)
     return false;
   auto *n = dyn_cast<NameExpr>(c->callee.get());
-  return n && n->name == "loop_config";
+  return n && n->name == name;
 }
+static bool isLoopConfig(const Stmt &s) { return isHintCall(s, "loop_config"); }
 
 void Sema::checkBlockInto(BlockStmt &b, std::vector<StmtPtr> &out,
                           bool newScope) {
@@ -68,6 +70,18 @@ void Sema::checkBlockInto(BlockStmt &b, std::vector<StmtPtr> &out,
     if (isa<ForStmt>(s.get())) {
       checkFor(s, out, pendingConfig);
       pendingConfig = nullptr;
+      continue;
+    }
+    if (isHintCall(*s, "block_local") && !lookupLocal("block_local")) {
+      // Right before a for loop (a loop_config between them), as Taichi
+      // writes it: the hint is the loop's (checkFor).
+      size_t next = i + 1;
+      if (next < b.body.size() && isLoopConfig(*b.body[next]))
+        ++next;
+      st->blockLocalBeforeFor =
+          next < b.body.size() && isa<ForStmt>(b.body[next].get());
+      checkStmt(s, out);
+      st->blockLocalBeforeFor = false;
       continue;
     }
     checkStmt(s, out);
@@ -652,6 +666,15 @@ static int64_t countStatements(const Stmt &s) {
 
 void Sema::checkFor(StmtPtr &sp, std::vector<StmtPtr> &out, ExprStmt *config) {
   auto *f = cast<ForStmt>(sp.get());
+  // block_local(...) right before the loop: a struct-for's hint.
+  std::vector<const FieldInfo *> blockLocal;
+  blockLocal.swap(st->pendingBlockLocal);
+  auto notStructFor = [&] {
+    if (!blockLocal.empty())
+      error(st->pendingBlockLocalRange,
+            "'block_local' before a loop needs a struct-for (a loop over a "
+            "field or SNode); this loop is not one");
+  };
   // loop_config
   if (config) {
     auto *c = cast<CallExpr>(config->expr.get());
@@ -670,6 +693,7 @@ void Sema::checkFor(StmtPtr &sp, std::vector<StmtPtr> &out, ExprStmt *config) {
   bool topLevel = st->isKernel && st->nonTopDepth == 0 && st->loops.empty();
   // Static for: unroll.
   if (auto *se = dyn_cast<StaticExpr>(f->iterable.get())) {
+    notStructFor();
     // One binding per loop variable for every unrolled copy.
     std::vector<std::vector<ConstValue>> iters;
     if (!staticIterations(*f, *se, iters))
@@ -783,6 +807,10 @@ void Sema::checkFor(StmtPtr &sp, std::vector<StmtPtr> &out, ExprStmt *config) {
               "field or an SNode)");
     return;
   }
+  if (f->forKind == ForStmt::ForKind::Struct)
+    f->blockLocal = std::move(blockLocal);
+  else
+    notStructFor();
   if (f->forKind == ForStmt::ForKind::Grouped ||
       f->forKind == ForStmt::ForKind::Struct ||
       f->forKind == ForStmt::ForKind::NDRange) {

@@ -467,6 +467,8 @@ public:
   bool serialize = false;
   int64_t parallelize = 0;
   int64_t blockDim = 0;
+  // block_local(...) right before the loop (Taichi's form; a struct-for).
+  std::vector<const sema::FieldInfo *> blockLocal;
 };
 
 class BreakStmt : public Stmt {
