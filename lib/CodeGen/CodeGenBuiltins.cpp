@@ -420,18 +420,10 @@ RV Generator::genBuiltin(const tast::CallExpr &e) {
     auto sf = dyn_cast_or_null<tic::tc::StructForOp>(op);
     if (!sf)
       return {};
-    SmallVector<Attribute> fields;
-    if (ArrayAttr old = sf.getBlockLocalAttr())
-      fields.append(old.begin(), old.end());
-    for (auto &a : e.args) {
-      const tsema::FieldInfo *f = fieldOfExpr(a.value.get());
-      if (!f)
-        continue;
-      auto sym = FlatSymbolRefAttr::get(b.getContext(), f->name);
-      if (!llvm::is_contained(fields, sym))
-        fields.push_back(sym);
-    }
-    sf.setBlockLocalAttr(b.getArrayAttr(fields));
+    SmallVector<const tsema::FieldInfo *> fields;
+    for (auto &a : e.args)
+      fields.push_back(fieldOfExpr(a.value.get()));
+    addBlockLocal(sf, fields);
     return {};
   }
   case Builtin::LoopConfig:

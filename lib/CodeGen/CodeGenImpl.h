@@ -372,6 +372,9 @@ private:
   void genWhileBranches(const tast::WhileStmt &s); // as blocks
   void genFor(const tast::ForStmt &s);
   void genParallelFor(const tast::ForStmt &s);
+  /// Adds `fields` (each once) to the block_local hint of `sf`.
+  void addBlockLocal(tic::tc::StructForOp sf,
+                     ArrayRef<const tsema::FieldInfo *> fields);
   void genSerialFor(const tast::ForStmt &s);
   void genSerialForBranches(const tast::ForStmt &s, ArrayRef<Value> lo,
                             ArrayRef<Value> hi, ST ivType, int64_t step);

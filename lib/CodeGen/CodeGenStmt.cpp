@@ -407,6 +407,21 @@ void Generator::genFor(const tast::ForStmt &s) {
     genSerialFor(s);
 }
 
+void Generator::addBlockLocal(tic::tc::StructForOp sf,
+                              ArrayRef<const tsema::FieldInfo *> fields) {
+  SmallVector<Attribute> syms;
+  if (ArrayAttr old = sf.getBlockLocalAttr())
+    syms.append(old.begin(), old.end());
+  for (const tsema::FieldInfo *f : fields) {
+    if (!f)
+      continue;
+    auto sym = FlatSymbolRefAttr::get(b.getContext(), f->name);
+    if (!llvm::is_contained(syms, sym))
+      syms.push_back(sym);
+  }
+  sf.setBlockLocalAttr(b.getArrayAttr(syms));
+}
+
 void Generator::genParallelFor(const tast::ForStmt &s) {
   Location l = curLoc;
   const tsema::FieldInfo *field = s.overField;
@@ -445,17 +460,8 @@ void Generator::genParallelFor(const tast::ForStmt &s) {
     if (s.blockDim > 0)
       sf.setBlockDimAttr(b.getI32IntegerAttr(int32_t(s.blockDim)));
     // block_local(...) right before the loop; those inside add to it.
-    if (!s.blockLocal.empty()) {
-      SmallVector<Attribute> fields;
-      for (const tsema::FieldInfo *f : s.blockLocal) {
-        if (!f)
-          continue;
-        auto sym = FlatSymbolRefAttr::get(b.getContext(), f->name);
-        if (!llvm::is_contained(fields, sym))
-          fields.push_back(sym);
-      }
-      sf.setBlockLocalAttr(b.getArrayAttr(fields));
-    }
+    if (!s.blockLocal.empty())
+      addBlockLocal(sf, s.blockLocal);
     entry = new Block();
     sf.getBody().push_back(entry);
     for (unsigned i = 0; i < rank; ++i)
