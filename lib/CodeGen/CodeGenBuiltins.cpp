@@ -401,14 +401,16 @@ RV Generator::genBuiltin(const tast::CallExpr &e) {
     RV base = convTo(gen(arg(1)), e.type);
     const tsema::ConstValue *lo = arg(2) ? arg(2)->constValue.get() : nullptr;
     const tsema::ConstValue *hi = arg(3) ? arg(3)->constValue.get() : nullptr;
-    if (x.size() != 1 || base.size() != 1 || !lo || !hi || !lo->isInt() ||
-        !hi->isInt() || lo->i >= hi->i)
+    if (x.size() != base.size() || !lo || !hi || !lo->isInt() || !hi->isInt() ||
+        lo->i >= hi->i)
       return x;
+    // A vector: a promise per component.
     RV r;
-    r.push(tic::tc::AssumeInRangeOp::create(
-               b, curLoc, x.v[0].getType(), x.v[0], base.v[0],
-               b.getI64IntegerAttr(lo->i), b.getI64IntegerAttr(hi->i)),
-           x.ts[0]);
+    for (size_t k = 0; k < x.size(); ++k)
+      r.push(tic::tc::AssumeInRangeOp::create(
+                 b, curLoc, x.v[k].getType(), x.v[k], base.v[k],
+                 b.getI64IntegerAttr(lo->i), b.getI64IntegerAttr(hi->i)),
+             x.ts[k]);
     return r;
   }
   case Builtin::BlockLocal: {

@@ -736,11 +736,25 @@ const Type *Sema::checkBuiltin(CallExpr &e, Builtin b, Expr *receiver) {
   case Builtin::AssumeInRange: {
     if (!arity(4, 4))
       return nullptr;
+    // x and base: integers, or integer vectors of one size (componentwise).
+    auto intVector = [](const Type *t) {
+      auto *v = dynamic_cast<const VectorType *>(t);
+      return v && v->elem->isInt() ? v->size : 0u;
+    };
     for (size_t i = 0; i < 4; ++i)
-      if (!ts[i]->isInt()) {
-        error(ops[i]->range, "arguments of 'assume_in_range' must be integers");
+      if (!ts[i]->isInt() && (i >= 2 || !intVector(ts[i]))) {
+        error(ops[i]->range,
+              i < 2 ? "'assume_in_range' takes an integer or an integer "
+                      "vector and a base of the same shape"
+                    : "bounds of 'assume_in_range' must be integers");
         return nullptr;
       }
+    if (intVector(ts[0]) != intVector(ts[1])) {
+      error(ops[1]->range, "the base of 'assume_in_range' must have the "
+                           "shape of its value, " +
+                               ts[0]->str());
+      return nullptr;
+    }
     for (size_t i = 2; i < 4; ++i)
       if (!constOf(*ops[i])) {
         error(ops[i]->range,

@@ -99,3 +99,39 @@ tc.kernel @smooth() {
   }
   tc.return
 }
+
+// A dynamic extent (a list's length, tic-block-local over dynamic lists):
+// [tid, max(n, 0)) by blockDim on a GPU, [0, max(n, 0)) on the CPU; the
+// barrier after it as after any block loop.
+// CHECK-LABEL: gpu.func @lengths__par0(
+// CHECK:           %[[N:.*]] = arith.fptosi %{{.*}} : f32 to i32
+// CHECK:           %[[TID:.*]] = gpu.thread_id x
+// CHECK:           %[[T:.*]] = arith.index_cast %[[TID]] : index to i32
+// CHECK:           %[[BDIM:.*]] = gpu.block_dim x
+// CHECK:           %[[BD:.*]] = arith.index_cast %[[BDIM]] : index to i32
+// CHECK:           %[[Z:.*]] = arith.constant 0 : i32
+// CHECK:           %[[M:.*]] = arith.maxsi %[[N]], %[[Z]] : i32
+// CHECK:           scf.for %{{.*}} = %[[T]] to %[[M]] step %[[BD]] : i32 {
+// CHECK:             llvm.store {{.*}} : f32, !llvm.ptr
+// CHECK-NEXT:      }
+// CHECK-NEXT:      gpu.barrier
+// HOST-LABEL: llvm.func internal @lengths__par0(
+// HOST:         %[[HN:.*]] = arith.fptosi %{{.*}} : f32 to i32
+// HOST:         %[[HM:.*]] = arith.maxsi %[[HN]], %{{.*}} : i32
+// HOST:         scf.for %{{.*}} = %{{.*}} to %[[HM]] step %{{.*}} : i32 {
+tc.kernel @lengths() {
+  %c0 = arith.constant 0 : i32
+  %c16 = arith.constant 16 : i32
+  tc.parallel_for (%b) = (%c0) to (%c16) attributes {block_dim = 32 : i32} {
+    %n = tc.load @u[%b] : f32
+    %ni = arith.fptosi %n : f32 to i32
+    tc.block_for (%e) to (%ni) {
+      %i = arith.addi %b, %e : i32
+      %one = arith.constant 1.0 : f32
+      tc.store %one, @v[%i] : f32
+      tc.yield
+    }
+    tc.yield
+  }
+  tc.return
+}

@@ -33,6 +33,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 
 namespace tic {
@@ -727,23 +728,30 @@ void tic::lowerBlockFor(OpBuilder &b, tc::BlockForOp op, Value first,
   Location loc = op.getLoc();
   Type i32 = b.getI32Type();
   b.setInsertionPoint(op);
-  Value trips = arith::ConstantIntOp::create(b, loc, i32, op.getTripCount());
+  SmallVector<Value> extents = op.getExtentValues(b);
+  // A dynamic extent that is not positive: no iterations.
+  for (Value &e : extents)
+    if (!getConstantIntValue(e))
+      e = arith::MaxSIOp::create(b, loc, e,
+                                 arith::ConstantIntOp::create(b, loc, i32, 0));
+  Value trips = extents.front();
+  for (Value e : ArrayRef(extents).drop_front())
+    trips = arith::MulIOp::create(b, loc, trips, e);
+  // Signed: a thread index past a dynamic trip count of 0 runs nothing.
   auto loop = scf::ForOp::create(b, loc, first, trips, step);
   Block &body = op.getBody().front();
   OpBuilder ib = OpBuilder::atBlockBegin(loop.getBody());
   // Row-major: the last index varies fastest (consecutive threads read
   // consecutive elements of a buffer row).
   Value rest = loop.getInductionVar();
-  ArrayRef<int64_t> extents = op.getExtents();
   for (size_t k = extents.size(); k-- > 0;) {
     BlockArgument iv = body.getArgument(k);
     if (k == 0) {
       iv.replaceAllUsesWith(rest);
       break;
     }
-    Value e = arith::ConstantIntOp::create(ib, loc, i32, extents[k]);
-    iv.replaceAllUsesWith(arith::RemUIOp::create(ib, loc, rest, e));
-    rest = arith::DivUIOp::create(ib, loc, rest, e);
+    iv.replaceAllUsesWith(arith::RemUIOp::create(ib, loc, rest, extents[k]));
+    rest = arith::DivUIOp::create(ib, loc, rest, extents[k]);
   }
   body.getTerminator()->erase();
   loop.getBody()->getOperations().splice(

@@ -318,23 +318,37 @@ LogicalResult StructForOp::verifySymbolUses(SymbolTableCollection &tables) {
   return success();
 }
 
-// (%t0, %t1) to (10, 10) [attributes {...}] { ... }
+// (%t0, %t1) to (10, %n) [attributes {...}] { ... }
 ParseResult BlockForOp::parse(OpAsmParser &parser, OperationState &result) {
   SmallVector<OpAsmParser::Argument> ivs;
   SmallVector<int64_t> extents;
+  SmallVector<OpAsmParser::UnresolvedOperand> dynamic;
   if (parser.parseArgumentList(ivs, OpAsmParser::Delimiter::Paren) ||
       parser.parseKeyword("to") ||
-      parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Paren, [&] {
-        return parser.parseInteger(extents.emplace_back());
-      }))
+      parser.parseCommaSeparatedList(
+          OpAsmParser::Delimiter::Paren, [&]() -> ParseResult {
+            OpAsmParser::UnresolvedOperand v;
+            OptionalParseResult r = parser.parseOptionalOperand(v);
+            if (r.has_value()) {
+              if (failed(*r))
+                return failure();
+              dynamic.push_back(v);
+              extents.push_back(ShapedType::kDynamic);
+              return success();
+            }
+            return parser.parseInteger(extents.emplace_back());
+          }))
     return failure();
   if (ivs.size() != extents.size())
     return parser.emitError(parser.getNameLoc(),
                             "induction variables and extents differ in number");
+  Type i32 = parser.getBuilder().getI32Type();
+  if (parser.resolveOperands(dynamic, i32, result.operands))
+    return failure();
   result.addAttribute("extents",
                       parser.getBuilder().getDenseI64ArrayAttr(extents));
   for (auto &iv : ivs)
-    iv.type = parser.getBuilder().getI32Type();
+    iv.type = i32;
   if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
     return failure();
   Region *body = result.addRegion();
@@ -345,7 +359,13 @@ void BlockForOp::print(OpAsmPrinter &p) {
   p << " ";
   printValues(p, getInductionVars());
   p << " to (";
-  llvm::interleaveComma(getExtents(), p);
+  auto dynamic = getDynamicExtents().begin();
+  llvm::interleaveComma(getExtents(), p, [&](int64_t e) {
+    if (ShapedType::isDynamic(e))
+      p << *dynamic++;
+    else
+      p << e;
+  });
   p << ")";
   p.printOptionalAttrDictWithKeyword((*this)->getAttrs(), {"extents"});
   p << " ";
@@ -353,11 +373,15 @@ void BlockForOp::print(OpAsmPrinter &p) {
                 /*printBlockTerminators=*/true);
 }
 
-int64_t BlockForOp::getTripCount() {
-  int64_t n = 1;
+SmallVector<Value> BlockForOp::getExtentValues(OpBuilder &b) {
+  SmallVector<Value> values;
+  auto dynamic = getDynamicExtents().begin();
   for (int64_t e : getExtents())
-    n *= e;
-  return n;
+    values.push_back(ShapedType::isDynamic(e)
+                         ? *dynamic++
+                         : Value(arith::ConstantIntOp::create(
+                               b, getLoc(), b.getI32Type(), e)));
+  return values;
 }
 
 /// The op that runs the iterations `op` is part of: a parallel loop, or
@@ -373,8 +397,12 @@ LogicalResult BlockForOp::verifyRegions() {
   if (getExtents().empty())
     return emitOpError("needs at least one dimension");
   for (int64_t e : getExtents())
-    if (e <= 0 || e > std::numeric_limits<int32_t>::max())
+    if (!ShapedType::isDynamic(e) &&
+        (e <= 0 || e > std::numeric_limits<int32_t>::max()))
       return emitOpError("extents must be in [1, 2^31 - 1], got ") << e;
+  if (static_cast<size_t>(llvm::count_if(
+          getExtents(), ShapedType::isDynamic)) != getDynamicExtents().size())
+    return emitOpError("expects one value per dynamic extent");
   if (failed(verifyLoopBody(*this, getBody(), getExtents().size(),
                             IntegerType::get(getContext(), 32))))
     return failure();

@@ -14,6 +14,9 @@
 // CHECK:           tc.block_for (%{{.*}}) to (8) {
 // CHECK:             tc.yield
 // CHECK:           }
+// CHECK:           tc.block_for (%{{.*}}, %{{.*}}) to (%[[B4:.*]], 3) {
+// CHECK:             tc.yield
+// CHECK:           }
 // CHECK:           tc.yield
 tc.kernel @ok() {
   %c0 = arith.constant 0 : i32
@@ -28,6 +31,11 @@ tc.kernel @ok() {
       tc.yield
     }
     tc.block_for (%e) to (8) {
+      tc.yield
+    }
+    // A dynamic extent (a list's length).
+    %n = arith.muli %b, %c4 : i32
+    tc.block_for (%k, %l) to (%n, 3) {
       tc.yield
     }
     tc.yield
@@ -94,6 +102,23 @@ tc.kernel @dynamic_buffer() {
   tc.parallel_for (%b) = (%c0) to (%c4) {
     // expected-error @below {{needs a static shape, the identity layout and the default memory space}}
     %buf = tc.block_buffer : memref<?xf32>
+    tc.yield
+  }
+  tc.return
+}
+
+// -----
+
+// The generic form can leave a dynamic extent without its value.
+tc.kernel @dynamic_without_value() {
+  %c0 = arith.constant 0 : i32
+  %c4 = arith.constant 4 : i32
+  tc.parallel_for (%b) = (%c0) to (%c4) {
+    // expected-error @below {{expects one value per dynamic extent}}
+    "tc.block_for"() <{extents = array<i64: -9223372036854775808>}> ({
+    ^bb0(%k: i32):
+      tc.yield
+    }) : () -> ()
     tc.yield
   }
   tc.return

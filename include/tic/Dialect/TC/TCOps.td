@@ -118,6 +118,7 @@ def TC_BlockForOp : TC_Op<"block_for", [RecursiveMemoryEffects]> {
   let description = [{
     ```mlir
     tc.block_for (%t0, %t1) to (10, 10) { ... }
+    tc.block_for (%k) to (%n) { ... }
     ```
 
     Runs its body for every index in `[0, 10) x [0, 10)` (i32 induction
@@ -127,20 +128,26 @@ def TC_BlockForOp : TC_Op<"block_for", [RecursiveMemoryEffects]> {
     `tc.block_buffer` is then visible to all of them. On a GPU those
     threads are a block (a grid-stride loop over the block's threads, then
     a barrier); on a CPU a single thread, which runs the indices in order.
-    Made by tic-block-local; every thread of a block reaches each
+    An extent may be an i32 value (the same for all of the iteration's
+    threads; none run when it is not positive): the elements of a dynamic
+    list. Made by tic-block-local; every thread of a block reaches each
     `tc.block_for` of the iteration (the ops around it are the same for all
     of them), and block_for loops do not nest.
   }];
-  let arguments = (ins DenseI64ArrayAttr:$extents);
+  let arguments = (ins Variadic<I32>:$dynamicExtents,
+                       DenseI64ArrayAttr:$extents);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasRegionVerifier = 1;
+  let builders = [OpBuilder<(ins "::llvm::ArrayRef<int64_t>":$extents), [{
+    build($_builder, $_state, ::mlir::ValueRange{}, extents);
+  }]>];
   let extraClassDeclaration = [{
     ::mlir::Block::BlockArgListType getInductionVars() {
       return getBody().front().getArguments();
     }
-    /// The product of the extents.
-    int64_t getTripCount();
+    /// The extents as values (constants where static), at `b`'s point.
+    ::llvm::SmallVector<::mlir::Value> getExtentValues(::mlir::OpBuilder &b);
   }];
 }
 

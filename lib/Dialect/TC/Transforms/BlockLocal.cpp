@@ -39,6 +39,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 
 namespace tic {
 #define GEN_PASS_DEF_BLOCKLOCAL
@@ -54,13 +55,17 @@ namespace {
 constexpr int64_t kMaxBufferBytes = 48 * 1024;
 /// The most threads a GPU block has.
 constexpr int64_t kMaxBlockThreads = 1024;
+/// The threads of a block of a list's elements, by default.
+constexpr int64_t kListThreads = 256;
 
 /// Where an access's index lies along one axis from the loop's index i:
-/// i + lo exactly (`exact`: iv plus a constant), or somewhere in
-/// [i + lo, i + hi] (an assume_in_range with the loop's index as its base).
+/// i * scale + lo exactly (`exact`: iv times a constant, plus a constant),
+/// or somewhere in [i * scale + lo, i * scale + hi] (an assume_in_range
+/// with the loop's index, or a multiple of it, as its base).
 struct Offset {
   int64_t lo = 0, hi = 0;
   bool exact = true;
+  int64_t scale = 1;
 };
 
 /// One block_local field: its accesses at constant offsets from the loop's
@@ -74,6 +79,11 @@ struct Cached {
   /// Per access, per axis: where the index lies from the loop's index.
   SmallVector<SmallVector<Offset>> offsets;
   SmallVector<int64_t> lo, hi, extents;
+  /// Per axis: the accesses' scale of the loop's index (the same for all).
+  SmallVector<int64_t> scales;
+  /// Per axis: the block's first element times the scale, in the
+  /// iteration over blocks (the footprint starts at it plus lo).
+  SmallVector<Value> scaledBase;
   Type elementType;
   unsigned components = 1;
   /// The values (reads: copied in; adds: summed), and for adds which slots
@@ -81,23 +91,37 @@ struct Cached {
   Value buffer, touched;
 };
 
-/// Where `v` lies from the loop's index `iv`: iv plus a constant, or an
-/// assume_in_range(x, iv + d, lo, hi) plus a constant c (in [iv + d + lo + c,
-/// iv + d + hi - 1 + c]); nothing otherwise.
-static std::optional<Offset> offsetFrom(Value v, Value iv) {
-  if (v == iv)
-    return Offset{};
-  auto [x, k] = tc::splitConstantOffset(v);
+/// s when `x` is `iv` (1) or `iv * s` for a constant s > 0.
+static std::optional<int64_t> scaleOf(Value x, Value iv) {
   if (x == iv)
-    return Offset{k, k, true};
+    return 1;
+  auto mul = x.getDefiningOp<arith::MulIOp>();
+  if (!mul)
+    return std::nullopt;
+  APInt c;
+  if ((mul.getLhs() == iv && matchPattern(mul.getRhs(), m_ConstantInt(&c))) ||
+      (mul.getRhs() == iv && matchPattern(mul.getLhs(), m_ConstantInt(&c))))
+    if (c.getSExtValue() > 0 && c.getSExtValue() <= (int64_t(1) << 30))
+      return c.getSExtValue();
+  return std::nullopt;
+}
+
+/// Where `v` lies from the loop's index `iv`: iv * s plus a constant, or an
+/// assume_in_range(x, iv * s + d, lo, hi) plus a constant c (in
+/// [iv * s + d + lo + c, iv * s + d + hi - 1 + c]); nothing otherwise.
+static std::optional<Offset> offsetFrom(Value v, Value iv) {
+  auto [x, k] = tc::splitConstantOffset(v);
+  if (std::optional<int64_t> s = scaleOf(x, iv))
+    return Offset{k, k, true, *s};
   auto assume = x.getDefiningOp<tc::AssumeInRangeOp>();
   if (!assume)
     return std::nullopt;
   auto [b, d] = tc::splitConstantOffset(assume.getBase());
-  if (b != iv)
+  std::optional<int64_t> s = scaleOf(b, iv);
+  if (!s)
     return std::nullopt;
   return Offset{d + assume.getLoAttr().getInt() + k,
-                d + assume.getHiAttr().getInt() - 1 + k, false};
+                d + assume.getHiAttr().getInt() - 1 + k, false, *s};
 }
 
 /// Where `indices` lie from the loop's `ivs`, per position, or nothing.
@@ -206,15 +230,23 @@ struct BlockLocalPass : tic::impl::BlockLocalBase<BlockLocalPass> {
       return ignore("the loop is over the cells of SNode '" + sf.getTarget() +
                     "', not over a field's elements");
     // The node holding the elements: dense, or bitmasked or pointer (an
-    // element is then visited when its cell is active, as the loop does).
+    // element is then visited when its cell is active, as the loop does),
+    // or dynamic (`lists`: a block is a list, its elements those below its
+    // length; the cached fields are indexed by the lists' indices, the
+    // loop's but the last).
     const snode::NodeLayout *P = pl->parent;
     if (!P || (P->kind != snode::SNodeKind::Dense &&
                P->kind != snode::SNodeKind::Bitmasked &&
-               P->kind != snode::SNodeKind::Pointer))
+               P->kind != snode::SNodeKind::Pointer &&
+               P->kind != snode::SNodeKind::Dynamic))
       return ignore("the elements of '" + sf.getTarget() +
-                    "' are not in a dense, bitmasked or pointer SNode");
-    bool sparseElements = P->kind != snode::SNodeKind::Dense;
+                    "' are not in a dense, bitmasked, pointer or dynamic "
+                    "SNode");
+    bool lists = P->kind == snode::SNodeKind::Dynamic;
+    bool sparseElements = P->kind != snode::SNodeKind::Dense && !lists;
     const snode::NodeLayout *G = P->parent;
+    if (lists && (!G || G->cellIndexShape.empty()))
+      return ignore("'" + sf.getTarget() + "' is a single list");
     if (G && G->kind != snode::SNodeKind::Dense &&
         G->kind != snode::SNodeKind::Pointer &&
         G->kind != snode::SNodeKind::Bitmasked &&
@@ -232,17 +264,19 @@ struct BlockLocalPass : tic::impl::BlockLocalBase<BlockLocalPass> {
     }
     if (threads < 2)
       return ignore("a block of '" + sf.getTarget() + "' has one element");
+    // The axes of the cached fields: the loop's, or its lists'.
+    unsigned frank = rank - lists;
 
-    ValueRange ivs = sf.getInductionVars();
+    ValueRange ivs = sf.getInductionVars().take_front(frank);
     SmallVector<Cached, 2> cached;
     int64_t bytes = 0;
     for (Attribute a : hint) {
       Cached c;
       c.field = cast<FlatSymbolRefAttr>(a).getValue();
       c.place = layout.lookupPlace(c.field);
-      if (!c.place || c.place->shape.size() != rank) {
-        ignore("'" + c.field + "' does not have the loop's " + Twine(rank) +
-               " indices");
+      if (!c.place || c.place->shape.size() != frank) {
+        ignore("'" + c.field + "' does not have the " + Twine(frank) +
+               " indices of the loop's " + (lists ? "lists" : "elements"));
         continue;
       }
       c.elementType = c.place->components.front();
@@ -256,18 +290,29 @@ struct BlockLocalPass : tic::impl::BlockLocalBase<BlockLocalPass> {
         ignore(*why);
         continue;
       }
-      c.lo.assign(rank, INT64_MAX);
-      c.hi.assign(rank, INT64_MIN);
+      c.lo.assign(frank, INT64_MAX);
+      c.hi.assign(frank, INT64_MIN);
+      c.scales.assign(frank, 0);
+      bool oneScale = true;
       for (auto &off : c.offsets)
-        for (unsigned k = 0; k < rank; ++k) {
+        for (unsigned k = 0; k < frank; ++k) {
           c.lo[k] = std::min(c.lo[k], off[k].lo);
           c.hi[k] = std::max(c.hi[k], off[k].hi);
+          oneScale &= !c.scales[k] || c.scales[k] == off[k].scale;
+          c.scales[k] = off[k].scale;
         }
+      if (!oneScale) {
+        ignore("the accesses to '" + c.field +
+               "' scale the loop's indices differently");
+        continue;
+      }
       // Bytes per slot: the value, and an i8 flag per component for adds.
       int64_t n = c.components *
                   ((c.elementType.getIntOrFloatBitWidth() + 7) / 8 + c.adds);
-      for (unsigned k = 0; k < rank; ++k) {
-        c.extents.push_back(ratios[k] + c.hi[k] - c.lo[k]);
+      for (unsigned k = 0; k < frank; ++k) {
+        // The block's elements span (r - 1) * s + 1 indices of the field.
+        c.extents.push_back((ratios[k] - 1) * c.scales[k] + 1 + c.hi[k] -
+                            c.lo[k]);
         n *= c.extents.back();
       }
       if (bytes + n > kMaxBufferBytes) {
@@ -289,10 +334,12 @@ struct BlockLocalPass : tic::impl::BlockLocalBase<BlockLocalPass> {
     auto cst = [&](OpBuilder &bb, int64_t v) -> Value {
       return arith::ConstantIntOp::create(bb, loc, i32, v);
     };
-    // A block of threads per block of elements, unless loop_config chose.
+    // A block of threads per block of elements (a list: up to
+    // kListThreads), unless loop_config chose.
     IntegerAttr blockDim = sf.getBlockDimAttr();
     if (!blockDim)
-      blockDim = b.getI32IntegerAttr(std::min(threads, kMaxBlockThreads));
+      blockDim = b.getI32IntegerAttr(
+          std::min(threads, lists ? kListThreads : kMaxBlockThreads));
     Operation *outer;
     SmallVector<Value> blockIdx;
     if (G) {
@@ -353,7 +400,8 @@ struct BlockLocalPass : tic::impl::BlockLocalBase<BlockLocalPass> {
     // active cell down to `blockSparse` (the field reaches that node as the
     // loop's does): their accesses need no activation and no test there.
     auto sharesCells = [&](const Cached &c) {
-      if (!knownActive || !blockSparse)
+      if (!knownActive || !blockSparse || lists ||
+          llvm::any_of(c.scales, [](int64_t s) { return s != 1; }))
         return false;
       const snode::LevelAccess *lv =
           levelAt(c.place->levels, *blockSparse->node);
@@ -399,12 +447,12 @@ struct BlockLocalPass : tic::impl::BlockLocalBase<BlockLocalPass> {
       Value inside, inBlock;
       bool fieldUnbounded = llvm::any_of(
           c.place->levels, [](auto &lv) { return lv.node->underHash; });
-      for (unsigned a = 0; a < rank; ++a) {
+      for (unsigned a = 0; a < frank; ++a) {
         Value t = fb->addArgument(i32, loc);
         at.push_back(index(fbB, t));
         Value off = arith::AddIOp::create(fbB, loc, t, cst(fbB, c.lo[a]),
                                           arith::IntegerOverflowFlags::nsw);
-        Value ga = arith::AddIOp::create(fbB, loc, base[a], off,
+        Value ga = arith::AddIOp::create(fbB, loc, c.scaledBase[a], off,
                                          arith::IntegerOverflowFlags::nsw);
         g.push_back(ga);
         // 0 <= g - base < r: the element is the block's.
@@ -431,6 +479,12 @@ struct BlockLocalPass : tic::impl::BlockLocalBase<BlockLocalPass> {
     // Before the elements: each read field's footprint copied in (x[g], 0
     // outside the field's index space), each added one's buffers zeroed.
     for (Cached &c : cached) {
+      for (unsigned a = 0; a < frank; ++a)
+        c.scaledBase.push_back(
+            c.scales[a] == 1
+                ? base[a]
+                : Value(arith::MulIOp::create(b, loc, base[a],
+                                              cst(b, c.scales[a]), flags)));
       SmallVector<int64_t> shape(c.extents);
       if (c.components > 1)
         shape.push_back(c.components);
@@ -474,13 +528,28 @@ struct BlockLocalPass : tic::impl::BlockLocalBase<BlockLocalPass> {
       });
     }
 
-    // The elements: the loop's body, its indices base + e.
-    auto elems = tc::BlockForOp::create(b, loc, ratios);
+    // The elements: the loop's body, its indices base + e (a list's: the
+    // list's indices, then e below its length).
+    tc::BlockForOp elems;
+    if (lists) {
+      Value length = tc::LengthOp::create(b, loc, i32, P->name,
+                                          ArrayRef(base).take_front(frank));
+      elems = tc::BlockForOp::create(b, loc, ValueRange{length},
+                                     ArrayRef<int64_t>{ShapedType::kDynamic});
+    } else {
+      elems = tc::BlockForOp::create(b, loc, ratios);
+    }
     elems.getBody().takeBody(sf.getBody());
     Block *body = &elems.getBody().front();
     OpBuilder eb = OpBuilder::atBlockBegin(body);
     SmallVector<Value> elemIdx, indices;
     for (unsigned a = 0; a < rank; ++a) {
+      if (lists && a < frank) {
+        elemIdx.push_back(cst(eb, 0));
+        indices.push_back(base[a]);
+        body->getArgument(a).replaceAllUsesWith(base[a]);
+        continue;
+      }
       Value e = body->addArgument(i32, loc);
       elemIdx.push_back(e);
       Value i = arith::AddIOp::create(eb, loc, base[a], e, flags);
@@ -509,16 +578,25 @@ struct BlockLocalPass : tic::impl::BlockLocalBase<BlockLocalPass> {
         ValueRange idx = isa<tc::LoadOp>(op) ? op->getOperands()
                                              : op->getOperands().drop_front();
         SmallVector<Value> slot;
-        for (unsigned a = 0; a < rank; ++a)
-          slot.push_back(index(
-              lb, off[a].exact ? Value(arith::AddIOp::create(
-                                     lb, loc, elemIdx[a],
-                                     cst(lb, off[a].lo - c.lo[a]), inBuffer))
-                               : Value(arith::SubIOp::create(
-                                     lb, loc, idx[a],
-                                     arith::AddIOp::create(lb, loc, base[a],
-                                                           cst(lb, c.lo[a])),
-                                     inBuffer))));
+        for (unsigned a = 0; a < frank; ++a) {
+          Value at;
+          if (off[a].exact) {
+            // e * s + k - lo.
+            Value e = elemIdx[a];
+            if (c.scales[a] != 1)
+              e = arith::MulIOp::create(lb, loc, e, cst(lb, c.scales[a]),
+                                        inBuffer);
+            at = arith::AddIOp::create(lb, loc, e, cst(lb, off[a].lo - c.lo[a]),
+                                       inBuffer);
+          } else {
+            at = arith::SubIOp::create(lb, loc, idx[a],
+                                       arith::AddIOp::create(lb, loc,
+                                                             c.scaledBase[a],
+                                                             cst(lb, c.lo[a])),
+                                       inBuffer);
+          }
+          slot.push_back(index(lb, at));
+        }
         int64_t comp = op->getAttrOfType<IntegerAttr>("comp")
                            ? op->getAttrOfType<IntegerAttr>("comp").getInt()
                            : 0;
