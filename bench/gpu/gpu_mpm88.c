@@ -8,7 +8,17 @@
 
 /* GPU_MPM_SPARSE: the same over bench/mpm_sparse.tc, whose grid is a
  * pointer SNode of 8x8 blocks activated by the particles each substep. */
-#ifdef GPU_MPM_SPARSE
+/* GPU_MPM_SPARSE_BLS: bench/gpu/mpm_sparse_bls.tc, the sparse grid with the
+ * particles binned per block and P2G / G2P over the lists with block_local
+ * (shared memory). */
+#if defined(GPU_MPM_SPARSE_BLS)
+#include "mpm_sparse_bls.h"
+#define MPM(x) mpm_sparse_bls_##x
+#define MPM_N_PARTICLES MPM_SPARSE_BLS_CONST_N_PARTICLES
+#define MPM_N_GRID MPM_SPARSE_BLS_CONST_N_GRID
+#define MPM_NAME "mpm_sparse_bls"
+typedef mpm_sparse_bls_ctx mpm_ctx;
+#elif defined(GPU_MPM_SPARSE)
 #include "mpm_sparse.h"
 #define MPM(x) mpm_sparse_##x
 #define MPM_N_PARTICLES MPM_SPARSE_CONST_N_PARTICLES
