@@ -19,6 +19,14 @@ snode.tree @root {
       snode.place @pid : [i32]
     }
   }
+  snode.pointer @tb axes [0, 1] shape [8, 8] {
+    snode.dense @tcells axes [0, 1] shape [8, 8] {
+      snode.place @tg : [f32]
+    }
+    snode.dynamic @tlist axes [2] shape [1024] {
+      snode.place @tpid : [i32]
+    }
+  }
   snode.dense @parts axes [0] shape [4096] {
     snode.place @cx : [i32]
     snode.place @cy : [i32]
@@ -39,7 +47,7 @@ snode.tree @root {
 // CHECK:           %[[BUF:.*]] = tc.block_buffer : memref<10x10xf32>
 // CHECK:           %[[FLAGS:.*]] = tc.block_buffer : memref<10x10xi8>
 // CHECK:           tc.block_for (%{{.*}}, %{{.*}}) to (10, 10) {
-// CHECK:           %[[LEN:.*]] = tc.length @list[%[[I0]], %[[I1]]] : i32
+// CHECK:           %[[LEN:.*]] = tc.length @list[%[[I0]], %[[I1]]] {tc.active = @bucket} : i32
 // CHECK:           tc.block_for (%[[K:.*]]) to (%[[LEN]]) {
 // CHECK:             %[[P:.*]] = tc.load @pid[%[[I0]], %[[I1]], %{{.*}}] {tc.active = @list} : i32
 // CHECK:             %[[X:.*]] = tc.load @cx[%[[P]]] : i32
@@ -55,7 +63,11 @@ snode.tree @root {
 // CHECK:             %[[O0:.*]] = arith.addi %[[T0]], %{{.*}} overflow<nsw>
 // CHECK:             %[[G0:.*]] = arith.addi %[[S0]], %[[O0]] overflow<nsw>
 // CHECK:             scf.if
+// The grid's cells are not the lists' (another tree): no cell known active.
+// CHECK-NOT:           tc.active
 // CHECK:               tc.atomic_rmw add %{{.*}}, @g[%[[G0]], %{{.*}}] : f32
+// CHECK-NOT:           tc.active
+// CHECK:             tc.yield
 tc.kernel @scatter() {
   tc.struct_for @pid (%bi, %bj, %k) attributes {block_local = [@g]} {
     %p = tc.load @pid[%bi, %bj, %k] : i32
@@ -141,6 +153,45 @@ tc.kernel @wrong_rank() {
   tc.struct_for @pid (%bi, %bj, %k) attributes {block_local = [@back]} {
     %p = tc.load @pid[%bi, %bj, %k] : i32
     %v = tc.load @back[%p] : f32
+    tc.yield
+  }
+  tc.return
+}
+
+// Taichi's layout: the lists in the grid's own pointer blocks. A list's
+// 8 x 8 cells of tg (t + lo in [0, 8) per axis) are in the pointer cell the
+// loop visits: the flush adds there without activating (tc.active = @tb),
+// the halo's with a lookup.
+// CHECK-LABEL: tc.kernel @own_blocks
+// CHECK:         tc.struct_for @tb
+// CHECK:           tc.block_buffer : memref<10x10xf32>
+// CHECK:           tc.length @tlist[%{{.*}}, %{{.*}}] {tc.active = @tb} : i32
+// CHECK:           tc.block_for (%[[U0:.*]], %[[U1:.*]]) to (10, 10) {
+// CHECK:             %[[OFF0:.*]] = arith.addi %[[U0]], %{{.*}} overflow<nsw>
+// CHECK:             %[[EIGHT:.*]] = arith.constant 8 : i32
+// CHECK:             %[[MINE0:.*]] = arith.cmpi ult, %[[OFF0]], %[[EIGHT]] : i32
+// CHECK:             %[[MINE:.*]] = arith.andi %[[MINE0]], %{{.*}} : i1
+// CHECK:             scf.if
+// CHECK:               scf.if %[[MINE]] {
+// CHECK-NEXT:            tc.atomic_rmw add %{{.*}}, @tg[%{{.*}}, %{{.*}}] {tc.active = @tb} : f32
+// CHECK-NEXT:          } else {
+// CHECK-NEXT:            tc.atomic_rmw add %{{.*}}, @tg[%{{.*}}, %{{.*}}] : f32
+tc.kernel @own_blocks() {
+  tc.struct_for @tpid (%bi, %bj, %k) attributes {block_local = [@tg]} {
+    %p = tc.load @tpid[%bi, %bj, %k] : i32
+    %x = tc.load @cx[%p] : i32
+    %y = tc.load @cy[%p] : i32
+    %c8 = arith.constant 8 : i32
+    %ox = arith.muli %bi, %c8 : i32
+    %oy = arith.muli %bj, %c8 : i32
+    %ax = tc.assume_in_range %x, %ox, 0, 8 : i32
+    %ay = tc.assume_in_range %y, %oy, 0, 8 : i32
+    %one = arith.constant 1.0 : f32
+    tc.atomic_rmw add %one, @tg[%ax, %ay] : f32
+    %c2 = arith.constant 2 : i32
+    %x2 = arith.addi %ax, %c2 : i32
+    %y2 = arith.addi %ay, %c2 : i32
+    tc.atomic_rmw add %one, @tg[%x2, %y2] : f32
     tc.yield
   }
   tc.return

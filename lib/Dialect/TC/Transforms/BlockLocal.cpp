@@ -396,16 +396,24 @@ struct BlockLocalPass : tic::impl::BlockLocalBase<BlockLocalPass> {
         if (lv.node != P)
           blockSparse = &lv;
       }
-    // Whether field `c`'s elements inside the block are in the block's own
-    // active cell down to `blockSparse` (the field reaches that node as the
-    // loop's does): their accesses need no activation and no test there.
+    // Whether field `c`'s elements inside the block (indices [base * s,
+    // (base + r) * s) per axis) are in the block's own active cell down to
+    // `blockSparse`: the field reaches that node, s times the loop's
+    // elements below it per axis (the same cells when s = 1; a list's
+    // block of s cells of a grid beside it). Their accesses need no
+    // activation and no test there.
     auto sharesCells = [&](const Cached &c) {
-      if (!knownActive || !blockSparse || lists ||
-          llvm::any_of(c.scales, [](int64_t s) { return s != 1; }))
+      if (!knownActive || !blockSparse)
         return false;
       const snode::LevelAccess *lv =
           levelAt(c.place->levels, *blockSparse->node);
-      return lv && lv->below == blockSparse->below;
+      if (!lv || lv->below.size() != blockSparse->below.size())
+        return false;
+      for (auto [k, axis] : llvm::enumerate(blockSparse->node->axes))
+        if (axis >= int64_t(frank) ||
+            lv->below[k] != blockSparse->below[k] * c.scales[axis])
+          return false;
+      return true;
     };
     // `op` (a field access of `c` at g), or, when g is inside the block and
     // `c` shares its cells, the same access marked known active.
@@ -455,9 +463,10 @@ struct BlockLocalPass : tic::impl::BlockLocalBase<BlockLocalPass> {
         Value ga = arith::AddIOp::create(fbB, loc, c.scaledBase[a], off,
                                          arith::IntegerOverflowFlags::nsw);
         g.push_back(ga);
-        // 0 <= g - base < r: the element is the block's.
-        Value mine = arith::CmpIOp::create(fbB, loc, arith::CmpIPredicate::ult,
-                                           off, cst(fbB, ratios[a]));
+        // 0 <= g - base * s < r * s: the element is the block's.
+        Value mine =
+            arith::CmpIOp::create(fbB, loc, arith::CmpIPredicate::ult, off,
+                                  cst(fbB, ratios[a] * c.scales[a]));
         inBlock =
             inBlock ? arith::AndIOp::create(fbB, loc, inBlock, mine) : mine;
         if (fieldUnbounded)
@@ -532,8 +541,11 @@ struct BlockLocalPass : tic::impl::BlockLocalBase<BlockLocalPass> {
     // list's indices, then e below its length).
     tc::BlockForOp elems;
     if (lists) {
-      Value length = tc::LengthOp::create(b, loc, i32, P->name,
-                                          ArrayRef(base).take_front(frank));
+      auto length = tc::LengthOp::create(b, loc, i32, P->name,
+                                         ArrayRef(base).take_front(frank));
+      // The list is in the active cell of G the loop visits.
+      if (knownActive && blockSparse)
+        markActive(length);
       elems = tc::BlockForOp::create(b, loc, ValueRange{length},
                                      ArrayRef<int64_t>{ShapedType::kDynamic});
     } else {

@@ -421,12 +421,17 @@ static LogicalResult lowerCellOp(Operation *op, const snode::NodeLayout &n,
   if (isa<tc::AppendOp, tc::LengthOp>(op)) {
     // A list: the container of the dynamic node in its parent's cell (the
     // path with 0 for the node's own axis, which only it splits). An append
-    // activates the ancestors, as a write would.
+    // activates the ancestors, as a write would. tc.active names the
+    // levels known active, as on a field access.
     SmallVector<Value> full(indices.begin(), indices.end());
     full.push_back(arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0));
     LevelCell list;
     bool append = isa<tc::AppendOp>(op);
-    buildPath(b, loc, *n.tree, n.levels, full, /*activate=*/append, &list);
+    StringRef through;
+    if (auto a = op->getAttrOfType<FlatSymbolRefAttr>(tc::kKnownActiveAttrName))
+      through = a.getValue();
+    buildPath(b, loc, *n.tree, n.levels, full, /*activate=*/append, &list,
+              through);
     Value r = append ? Value(snode::AppendOp::create(b, loc, b.getI32Type(),
                                                      list.container, n.name))
                      : Value(snode::LengthOp::create(b, loc, b.getI32Type(),
