@@ -1,5 +1,7 @@
 /* tic -g: the runtime validation of the global data access rules while a
- * tape records (autodiff_validate.tc). */
+ * tape records (autodiff_validate.tc), on the CPU and (TIC_ARCH=cuda,
+ * scripts/gpu-check.sh) on a GPU, whose launches with such checks wait and
+ * report as the CPU's do. */
 #include "autodiff_validate.h"
 #define LAST_ERROR autodiff_validate_last_error
 #include "common.h"
@@ -22,12 +24,6 @@ static int expect_violation(autodiff_validate_ctx *ctx, tc_status st,
 int main(void) {
   autodiff_validate_ctx *ctx = NULL;
   const float one[4] = {1, 1, 1, 1};
-  if (on_gpu()) {
-    /* scripts/gpu-check.sh: exit status 77 is a skip. */
-    printf("SKIP: the run-time validation of the access rules (-g) runs on "
-           "the CPU only\n");
-    return 77;
-  }
   CHECK(autodiff_validate_create(NULL, &ctx));
   CHECK(autodiff_validate_x_write(ctx, one, 4));
   CHECK(autodiff_validate_y_write(ctx, one, 4));
@@ -49,7 +45,15 @@ int main(void) {
   /* written twice by two kernels */
   CHECK(autodiff_validate_tape_begin(ctx));
   CHECK(autodiff_validate_set_y(ctx));
-  expect_violation(ctx, autodiff_validate_set_y(ctx), "is overwritten");
+  expect_violation(ctx, autodiff_validate_set_y(ctx),
+                   "is overwritten (written twice");
+  CHECK(autodiff_validate_tape_end(ctx));
+
+  /* accumulated into, then overwritten */
+  CHECK(autodiff_validate_tape_begin(ctx));
+  CHECK(autodiff_validate_add(ctx));
+  expect_violation(ctx, autodiff_validate_set_y(ctx),
+                   "is overwritten after an accumulation");
   CHECK(autodiff_validate_tape_end(ctx));
 
   /* aliasing indices within one kernel */

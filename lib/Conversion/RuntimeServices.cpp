@@ -10,9 +10,11 @@
 #include "tic/Dialect/AD/ADDialect.h"
 #include "tic/Dialect/SNode/SNodeLayout.h"
 #include "tic/Dialect/TC/TCDialect.h"
+#include "tic/Target/RuntimeABI.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace tic;
@@ -178,15 +180,91 @@ struct BoundsCheckLowering : ServicePattern<tc::BoundsCheckOp> {
   }
 };
 
+/// ad.record_access -> the same code on every target: while a tape
+/// records (the target's state words non-null), an atomic or of the
+/// access's bit into the element's state byte, and for a write or an
+/// accumulation, a report through the target when the byte held an access
+/// the rules forbid before it (tic/rt.h, TIC_RT_AD_*).
 struct RecordAccessLowering : ServicePattern<ad::RecordAccessOp> {
   using ServicePattern::ServicePattern;
   LogicalResult lower(ad::RecordAccessOp op, OpAdaptor adaptor,
                       const FunctionEnv &env,
                       ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
     StringRef k = op.getKind();
-    int32_t kind = k == "read" ? 0 : k == "write" ? 1 : 2;
-    target.recordAccess(rewriter, op.getLoc(), kind, op.getField(),
-                        op.getKernel(), adaptor.getIndex(), op.getCount(), env);
+    int32_t bit = k == "read"    ? TIC_RT_AD_READ
+                  : k == "write" ? TIC_RT_AD_WRITTEN
+                                 : TIC_RT_AD_ACCUMULATED;
+    Value state = target.accessRuleState(rewriter, loc, op.getField(),
+                                         op.getCount(), env);
+    if (!state) {
+      rewriter.eraseOp(op);
+      return success();
+    }
+    OpBuilder &b = rewriter;
+    Type i32 = b.getI32Type(), i64 = b.getI64Type();
+    auto c32 = [&](OpBuilder &cb, int64_t v) -> Value {
+      return arith::ConstantIntOp::create(cb, loc, i32, v);
+    };
+    auto c64 = [&](OpBuilder &cb, int64_t v) -> Value {
+      return arith::ConstantIntOp::create(cb, loc, i64, v);
+    };
+    Value index = adaptor.getIndex();
+    Value null = LLVM::ZeroOp::create(b, loc, state.getType());
+    Value recording =
+        LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, state, null);
+    Value count = c64(b, op.getCount());
+    Value inside =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, index, count);
+    Value go = arith::AndIOp::create(b, loc, recording, inside);
+    auto ifOp = scf::IfOp::create(b, loc, go, false);
+    OpBuilder tb = ifOp.getThenBodyBuilder();
+    // Byte index % 4 of word index / 4 (little-endian: bits 8 * (i % 4)).
+    // (One value per statement: the IR's order does not depend on the C++
+    // compiler's order of evaluating arguments.)
+    Value wordIndex = arith::ShRUIOp::create(tb, loc, index, c64(tb, 2));
+    Value word = LLVM::GEPOp::create(tb, loc, state.getType(), i32, state,
+                                     ValueRange{wordIndex},
+                                     LLVM::GEPNoWrapFlags::inbounds);
+    Value low = arith::AndIOp::create(tb, loc, index, c64(tb, 3));
+    Value bits = arith::ShLIOp::create(tb, loc, low, c64(tb, 3));
+    Value shift = arith::TruncIOp::create(tb, loc, i32, bits);
+    Value mask = arith::ShLIOp::create(tb, loc, c32(tb, bit), shift);
+    Value old =
+        LLVM::AtomicRMWOp::create(tb, loc, LLVM::AtomicBinOp::_or, word, mask,
+                                  LLVM::AtomicOrdering::monotonic);
+    if (bit != TIC_RT_AD_READ) {
+      Value before = arith::ShRUIOp::create(tb, loc, old, shift);
+      auto has = [&](int32_t b2) -> Value {
+        Value m = c32(tb, b2);
+        Value set = arith::AndIOp::create(tb, loc, before, m);
+        Value zero = c32(tb, 0);
+        return arith::CmpIOp::create(tb, loc, arith::CmpIPredicate::ne, set,
+                                     zero);
+      };
+      Value what = c32(tb, 0);
+      auto pick = [&](int32_t before, int32_t rule) {
+        Value cond = has(before);
+        Value r = c32(tb, rule);
+        what = arith::SelectOp::create(tb, loc, cond, r, what);
+      };
+      // The first rule broken, as the CPU's runtime orders them (the last
+      // select decides).
+      if (bit == TIC_RT_AD_WRITTEN) {
+        pick(TIC_RT_AD_READ, TIC_RT_AD_WRITE_AFTER_READ);
+        pick(TIC_RT_AD_ACCUMULATED, TIC_RT_AD_WRITE_AFTER_ACCUMULATE);
+        pick(TIC_RT_AD_WRITTEN, TIC_RT_AD_WRITE_AFTER_WRITE);
+      } else {
+        pick(TIC_RT_AD_READ, TIC_RT_AD_ACCUMULATE_AFTER_READ);
+      }
+      Value zero = c32(tb, 0);
+      Value broken =
+          arith::CmpIOp::create(tb, loc, arith::CmpIPredicate::ne, what, zero);
+      auto report = scf::IfOp::create(tb, loc, broken, false);
+      OpBuilder rb = report.getThenBodyBuilder();
+      target.reportAccessRule(rb, loc, op.getKernel(), op.getField(), index,
+                              what, env);
+    }
     rewriter.eraseOp(op);
     return success();
   }

@@ -208,6 +208,13 @@ struct tic::rt::CudaState {
   CUfunction collectEnd = nullptr; // ABI 6
   // A TIC_RT_CUDA_FREES kernel was launched since the last collect.
   bool freedSinceCollect = false;
+  // The access-rule validation of a module compiled with -g: its flag
+  // (__tic_ad_recording, i32) and state words (__tic_ad_state_<k>); 0 and
+  // none without.
+  CUdeviceptr adRecording = 0;
+  CUdeviceptr *adStates = nullptr;
+  size_t *adStateBytes = nullptr;
+  int32_t numAdStates = 0;
 };
 
 namespace tic {
@@ -280,6 +287,8 @@ void cudaDestroyContext(tic_rt_context *ctx) {
   }
   ctx->root = nullptr;
   std::free(s->poolMemory);
+  std::free(s->adStates);
+  std::free(s->adStateBytes);
   std::free(s->keys);
   std::free(s->functions);
   s->~CudaState();
@@ -371,6 +380,8 @@ tc_status cudaCreatePools(tic_rt_context *ctx) {
 
 namespace {
 
+void findAccessRuleStates(tic_rt_context *ctx);
+
 /// The function of `k` in ctx's module (loaded on first use); null after
 /// recording a kernel failure.
 CUfunction lookupFunction(tic_rt_context *ctx, const tic_rt_cuda_kernel *k) {
@@ -399,6 +410,7 @@ CUfunction lookupFunction(tic_rt_context *ctx, const tic_rt_cuda_kernel *k) {
                                      "__tic_failure") != CUDA_SUCCESS ||
         bytes != sizeof(tic_rt_cuda_failure))
       s->failure = 0;
+    findAccessRuleStates(ctx);
   }
   CUfunction f = nullptr;
   CUresult r = loader.drv.cuModuleGetFunction(&f, s->module, k->name);
@@ -436,6 +448,43 @@ bool check(tic_rt_context *ctx, CUresult r, const char *what) {
   return false;
 }
 
+/// The access-rule states of a module compiled with -g (its globals
+/// __tic_ad_recording and __tic_ad_state_0, _1, ...), once it is loaded;
+/// a tape recording already sets its flag.
+void findAccessRuleStates(tic_rt_context *ctx) {
+  CudaState *s = ctx->cuda;
+  size_t bytes = 0;
+  if (loader.drv.cuModuleGetGlobal(&s->adRecording, &bytes, s->module,
+                                   "__tic_ad_recording") != CUDA_SUCCESS ||
+      bytes != sizeof(int32_t)) {
+    s->adRecording = 0;
+    return;
+  }
+  for (int32_t k = 0;; ++k) {
+    char name[64];
+    std::snprintf(name, sizeof(name), "__tic_ad_state_%d", int(k));
+    CUdeviceptr p = 0;
+    if (loader.drv.cuModuleGetGlobal(&p, &bytes, s->module, name) !=
+        CUDA_SUCCESS)
+      break;
+    auto *states = static_cast<CUdeviceptr *>(
+        std::realloc(s->adStates, sizeof(CUdeviceptr) * size_t(k + 1)));
+    if (states)
+      s->adStates = states;
+    auto *sizes = static_cast<size_t *>(
+        std::realloc(s->adStateBytes, sizeof(size_t) * size_t(k + 1)));
+    if (sizes)
+      s->adStateBytes = sizes;
+    if (!states || !sizes)
+      break; // validate what fits
+    s->adStates[k] = p;
+    s->adStateBytes[k] = bytes;
+    s->numAdStates = k + 1;
+  }
+  if (ctx->tapeRecording)
+    cudaSetTapeRecording(ctx, true);
+}
+
 /// Reports (as the CPU's checks do) and clears the failure the device code
 /// recorded, if any; waits for the launches in flight.
 void checkDeviceFailure(tic_rt_context *ctx) {
@@ -455,7 +504,13 @@ void checkDeviceFailure(tic_rt_context *ctx) {
   };
   read(text, f.text, f.text_len);
   read(where, f.where, f.where_len);
-  if (f.status == TC_ERR_OUT_OF_BOUNDS)
+  if (f.status == TC_ERR_ASSERTION && f.axis == TIC_RT_CUDA_ACCESS_RULE) {
+    // "kernel\0field": the CPU's report.
+    size_t k = std::strlen(text);
+    tic_rt_ad_access_violation(ctx, text,
+                               k + 1 < sizeof(text) ? text + k + 1 : "?",
+                               uint64_t(f.index), int32_t(f.extent));
+  } else if (f.status == TC_ERR_OUT_OF_BOUNDS)
     tic_rt_report_out_of_bounds(ctx, text, f.axis, f.index, f.extent,
                                 where[0] ? where : nullptr);
   else if (f.status == TC_ERR_OUT_OF_MEMORY)
@@ -478,6 +533,23 @@ constexpr size_t kStageAlign = 256;
 
 namespace tic {
 namespace rt {
+
+void cudaSetTapeRecording(tic_rt_context *ctx, bool on) {
+  CudaState *s = ctx->cuda;
+  if (!s || !s->adRecording || !makeCurrent())
+    return;
+  // In stream order: launches before see the old flag, later ones the new
+  // one and, for a new tape, every element fresh.
+  if (on)
+    for (int32_t k = 0; k < s->numAdStates; ++k)
+      if (!check(ctx,
+                 loader.drv.cuMemsetD8(s->adStates[k], 0, s->adStateBytes[k]),
+                 "clearing the access-rule states"))
+        return;
+  int32_t flag = on ? 1 : 0;
+  check(ctx, loader.drv.cuMemcpyHtoD(s->adRecording, &flag, sizeof(flag)),
+        "setting the access-rule flag");
+}
 
 void cudaCollectPools(tic_rt_context *ctx) {
   CudaState *s = ctx->cuda;

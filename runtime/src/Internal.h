@@ -122,6 +122,9 @@ void cudaCollectPools(tic_rt_context *ctx);
 /// Recycles the cells freed in the pools of a CPU context (between loops:
 /// no task runs). Nothing on a device context.
 void collectPools(tic_rt_context *ctx);
+/// A tape starts (`on`: the module's access-rule states cleared, its flag
+/// set) or ends (the flag cleared) on a device context compiled with -g.
+void cudaSetTapeRecording(tic_rt_context *ctx, bool on);
 /// Statistics of device pool `pool` (waits for the device).
 void cudaPoolStats(tic_rt_context *ctx, int32_t pool, tic_rt_pool_stats *out);
 

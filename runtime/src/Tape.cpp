@@ -17,12 +17,13 @@ using namespace tic::rt;
 
 /// The global data access rules' validation: one state byte per element of
 /// each differentiable field that a checked kernel touched since tape_begin
-/// (a list: a module has few such fields).
+/// (TIC_RT_AD_READ | _WRITTEN | _ACCUMULATED, in 32-bit words; a list: a
+/// module has few such fields).
 struct tic::rt::AccessLog {
   struct Field {
     const char *name; // the generated code's string: one per field
     uint64_t count;
-    uint8_t *state; // calloc'ed, updated with atomic or
+    uint32_t *state; // calloc'ed words of 4 bytes, updated with atomic or
     Field *next;
   };
   pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -43,8 +44,6 @@ void tic::rt::destroyAccessLog(AccessLog *log) {
 }
 
 namespace {
-
-enum : uint8_t { kRead = 1, kWritten = 2, kAccumulated = 4 };
 
 void clearTape(tic_rt_context *ctx) {
   for (size_t i = 0; i < ctx->tapeSize; ++i)
@@ -68,6 +67,8 @@ tc_status tic_rt_tape_begin(tic_rt_context *ctx) {
   // A new tape: every element is fresh for the access-rule validation.
   destroyAccessLog(ctx->accessLog.exchange(nullptr));
   ctx->tapeRecording = true;
+  if (ctx->cuda)
+    cudaSetTapeRecording(ctx, true);
   return TC_OK;
 }
 
@@ -112,17 +113,15 @@ tc_status tic_rt_tape_record(tic_rt_context *ctx, tic_rt_kernel_fn grad_fn,
   return TC_OK;
 }
 
-tc_status tic_rt_ad_record_access(tic_rt_context *ctx, const char *kernel,
-                                  const char *field, uint64_t count,
-                                  uint64_t index, int32_t kind) {
-  if (!ctx || !ctx->tapeRecording.load(std::memory_order_relaxed) ||
-      index >= count)
-    return TC_OK;
+uint32_t *tic_rt_ad_access_state(tic_rt_context *ctx, const char *field,
+                                 uint64_t count) {
+  if (!ctx || !ctx->tapeRecording.load(std::memory_order_relaxed))
+    return nullptr;
   AccessLog *log = ctx->accessLog.load(std::memory_order_acquire);
   if (!log) {
     void *mem = std::calloc(1, sizeof(AccessLog));
     if (!mem)
-      return TC_OK; // no memory to validate with: skip, never fail
+      return nullptr; // no memory to validate with: skip, never fail
     AccessLog *fresh = new (mem) AccessLog();
     if (ctx->accessLog.compare_exchange_strong(log, fresh,
                                                std::memory_order_acq_rel))
@@ -137,7 +136,10 @@ tc_status tic_rt_ad_record_access(tic_rt_context *ctx, const char *kernel,
       f = g;
   if (!f) {
     f = static_cast<AccessLog::Field *>(std::calloc(1, sizeof(*f)));
-    uint8_t *state = static_cast<uint8_t *>(std::calloc(count, 1));
+    // Whole 32-bit words: the code updates a byte with an atomic or on the
+    // word holding it.
+    uint32_t *state =
+        static_cast<uint32_t *>(std::calloc((count + 3) / 4, sizeof(uint32_t)));
     if (f && state) {
       *f = AccessLog::Field{field, count, state, log->fields};
       log->fields = f;
@@ -148,33 +150,65 @@ tc_status tic_rt_ad_record_access(tic_rt_context *ctx, const char *kernel,
     }
   }
   pthread_mutex_unlock(&log->lock);
-  if (!f || index >= f->count)
-    return TC_OK;
-  if (kind == 0) { // read
-    __atomic_fetch_or(&f->state[index], kRead, __ATOMIC_RELAXED);
+  return f && f->count == count ? f->state : nullptr;
+}
+
+tc_status tic_rt_ad_access_violation(tic_rt_context *ctx, const char *kernel,
+                                     const char *field, uint64_t index,
+                                     int32_t what) {
+  const char *text = nullptr;
+  switch (what) {
+  case TIC_RT_AD_WRITE_AFTER_WRITE:
+    text = "is overwritten (written twice; a later write must be +=)";
+    break;
+  case TIC_RT_AD_WRITE_AFTER_ACCUMULATE:
+    text = "is overwritten after an accumulation";
+    break;
+  case TIC_RT_AD_WRITE_AFTER_READ:
+    text = "is overwritten after it was read (the adjoint would recompute "
+           "the read with the new value)";
+    break;
+  case TIC_RT_AD_ACCUMULATE_AFTER_READ:
+    text = "is accumulated into after it was read (no read may happen "
+           "before the accumulation is done)";
+    break;
+  default:
     return TC_OK;
   }
-  uint8_t before = __atomic_fetch_or(
-      &f->state[index], kind == 1 ? kWritten : kAccumulated, __ATOMIC_RELAXED);
-  const char *what = nullptr;
-  if (kind == 1 && (before & kWritten))
-    what = "is overwritten (written twice; a later write must be +=)";
-  else if (kind == 1 && (before & kAccumulated))
-    what = "is overwritten after an accumulation";
-  else if (kind == 1 && (before & kRead))
-    what = "is overwritten after it was read (the adjoint would recompute "
-           "the read with the new value)";
-  else if (kind == 2 && (before & kRead))
-    what = "is accumulated into after it was read (no read may happen "
-           "before the accumulation is done)";
-  if (!what)
-    return TC_OK;
   return reportKernelFailure(
       ctx, TC_ERR_ASSERTION,
       "kernel '%s' breaks the global data access rule of reverse-mode AD: "
       "element %llu of field '%s' %s",
       kernel ? kernel : "?", (unsigned long long)index, field ? field : "?",
-      what);
+      text);
+}
+
+tc_status tic_rt_ad_record_access(tic_rt_context *ctx, const char *kernel,
+                                  const char *field, uint64_t count,
+                                  uint64_t index, int32_t kind) {
+  if (index >= count)
+    return TC_OK;
+  uint32_t *state = tic_rt_ad_access_state(ctx, field, count);
+  if (!state)
+    return TC_OK;
+  unsigned shift = unsigned(index % 4) * 8;
+  uint32_t bit = kind == 0   ? TIC_RT_AD_READ
+                 : kind == 1 ? TIC_RT_AD_WRITTEN
+                             : TIC_RT_AD_ACCUMULATED;
+  uint32_t before =
+      __atomic_fetch_or(&state[index / 4], bit << shift, __ATOMIC_RELAXED) >>
+      shift;
+  int32_t what = 0;
+  if (kind == 1 && (before & TIC_RT_AD_WRITTEN))
+    what = TIC_RT_AD_WRITE_AFTER_WRITE;
+  else if (kind == 1 && (before & TIC_RT_AD_ACCUMULATED))
+    what = TIC_RT_AD_WRITE_AFTER_ACCUMULATE;
+  else if (kind == 1 && (before & TIC_RT_AD_READ))
+    what = TIC_RT_AD_WRITE_AFTER_READ;
+  else if (kind == 2 && (before & TIC_RT_AD_READ))
+    what = TIC_RT_AD_ACCUMULATE_AFTER_READ;
+  return what ? tic_rt_ad_access_violation(ctx, kernel, field, index, what)
+              : TC_OK;
 }
 
 tc_status tic_rt_tape_end(tic_rt_context *ctx) {
@@ -186,6 +220,8 @@ tc_status tic_rt_tape_end(tic_rt_context *ctx) {
                        "tape_end: no tape is being recorded (call tape_begin "
                        "first)");
   ctx->tapeRecording = false;
+  if (ctx->cuda)
+    cudaSetTapeRecording(ctx, false);
   return TC_OK;
 }
 

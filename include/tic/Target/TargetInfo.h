@@ -62,14 +62,22 @@ public:
                           mlir::Value index, mlir::Value extent,
                           llvm::StringRef field, unsigned axis,
                           const FunctionEnv &env) const = 0;
-  /// The run-time validation of the access rules (ad.record_access): an
-  /// access of `kind` (0 read, 1 write, 2 accumulate) by `kernel` to
-  /// element `index` (i64) of the `count` scalars of `field`. Targets
-  /// without it emit nothing.
-  virtual void recordAccess(mlir::OpBuilder &b, mlir::Location loc,
-                            int32_t kind, llvm::StringRef field,
-                            llvm::StringRef kernel, mlir::Value index,
-                            int64_t count, const FunctionEnv &env) const {}
+  /// The run-time validation of the access rules (ad.record_access, the
+  /// same code on every target): the state words of the `count` scalars of
+  /// `field` (!llvm.ptr to i32 words holding a TIC_RT_AD_* byte per
+  /// element), null (!llvm.ptr) while no tape records; a null Value on a
+  /// target that does not validate (the accesses are then not checked).
+  virtual mlir::Value accessRuleState(mlir::OpBuilder &b, mlir::Location loc,
+                                      llvm::StringRef field, int64_t count,
+                                      const FunctionEnv &env) const {
+    return {};
+  }
+  /// Reports that `kernel` broke an access rule at element `index` (i64) of
+  /// `field`: `what` (i32) is TIC_RT_AD_WRITE_AFTER_WRITE ... (tic/rt.h).
+  virtual void reportAccessRule(mlir::OpBuilder &b, mlir::Location loc,
+                                llvm::StringRef kernel, llvm::StringRef field,
+                                mlir::Value index, mlir::Value what,
+                                const FunctionEnv &env) const {}
   /// tc.num_threads: the threads parallel loops run on (i32); null when the
   /// target has no such count (the op is then rejected).
   virtual mlir::Value numThreads(mlir::OpBuilder &b, mlir::Location loc,

@@ -22,6 +22,7 @@
 #include "tic/Conversion/TCToLLVM.h"
 #include "tic/Conversion/LLVMUtils.h"
 #include "tic/Conversion/Passes.h"
+#include "tic/Dialect/AD/ADDialect.h"
 #include "tic/Dialect/SNode/SNodeLayout.h"
 #include "tic/Dialect/TC/TCDialect.h"
 #include "tic/Target/RuntimeABI.h"
@@ -641,6 +642,9 @@ void ConvertTCToLLVMPass::runOnOperation() {
       task.walk([&](Operation *op) {
         random |= isa<tc::RandomOp>(op);
         checked |= isa<tc::AssertOp, tc::BoundsCheckOp>(op);
+        // -g: a write or accumulation may break an access rule.
+        if (auto rec = dyn_cast<ad::RecordAccessOp>(op))
+          checked |= rec.getKind() != "read";
         blocks |= isa<tc::BlockForOp>(op);
         if (auto f = dyn_cast<snode::FreeCellOp>(op))
           frees |= !f.getUnused();

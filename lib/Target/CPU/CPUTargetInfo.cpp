@@ -108,17 +108,25 @@ public:
                          ValueRange{env.context, name, ax, idx, ext, where});
   }
 
-  void recordAccess(OpBuilder &b, Location loc, int32_t kind, StringRef field,
-                    StringRef kernel, Value index, int64_t count,
-                    const FunctionEnv &env) const override {
+  Value accessRuleState(OpBuilder &b, Location loc, StringRef field,
+                        int64_t count, const FunctionEnv &env) const override {
+    // The context's words for the field, null unless a tape records.
+    auto f = runtimeFuncs.get("tic_rt_ad_access_state", ptrTy,
+                              {ptrTy, ptrTy, b.getI64Type()});
+    Value n = strings.get(b, loc, field);
+    Value cnt = arith::ConstantIntOp::create(b, loc, b.getI64Type(), count);
+    return LLVM::CallOp::create(b, loc, f, ValueRange{env.context, n, cnt})
+        .getResult();
+  }
+
+  void reportAccessRule(OpBuilder &b, Location loc, StringRef kernel,
+                        StringRef field, Value index, Value what,
+                        const FunctionEnv &env) const override {
     Type i32 = b.getI32Type(), i64 = b.getI64Type();
-    auto f = runtimeFuncs.get("tic_rt_ad_record_access", i32,
-                              {ptrTy, ptrTy, ptrTy, i64, i64, i32});
+    auto f = runtimeFuncs.get("tic_rt_ad_access_violation", i32,
+                              {ptrTy, ptrTy, ptrTy, i64, i32});
     Value k = strings.get(b, loc, kernel), n = strings.get(b, loc, field);
-    Value cnt = arith::ConstantIntOp::create(b, loc, i64, count);
-    Value kd = arith::ConstantIntOp::create(b, loc, i32, kind);
-    LLVM::CallOp::create(b, loc, f,
-                         ValueRange{env.context, k, n, cnt, index, kd});
+    LLVM::CallOp::create(b, loc, f, ValueRange{env.context, k, n, index, what});
   }
 
   Value allocateBeyondCapacity(OpBuilder &b, Location loc, int32_t pool,

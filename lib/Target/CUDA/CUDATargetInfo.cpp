@@ -177,7 +177,58 @@ public:
                  arith::ExtSIOp::create(tb, loc, i64, extent));
   }
 
+  Value accessRuleState(OpBuilder &b, Location loc, StringRef field,
+                        int64_t count, const FunctionEnv &) const override {
+    // Globals of the module, which the runtime finds by name: the flag
+    // (set while a tape records) and each field's words (cleared at
+    // tape_begin), __tic_ad_state_<k> in the order fields come up.
+    auto gm = b.getInsertionBlock()
+                  ->getParentOp()
+                  ->getParentOfType<gpu::GPUModuleOp>();
+    Type i32 = b.getI32Type();
+    Type ptrTy = LLVM::LLVMPointerType::get(b.getContext());
+    auto global = [&](StringRef name, Type type) {
+      if (gm.lookupSymbol(name))
+        return;
+      OpBuilder mb = OpBuilder::atBlockBegin(gm.getBody());
+      auto g = LLVM::GlobalOp::create(mb, loc, type, /*isConstant=*/false,
+                                      LLVM::Linkage::External, name,
+                                      Attribute(), /*alignment=*/4);
+      Block *init = new Block();
+      g.getInitializerRegion().push_back(init);
+      OpBuilder ib = OpBuilder::atBlockEnd(init);
+      LLVM::ReturnOp::create(ib, loc,
+                             LLVM::ZeroOp::create(ib, loc, type).getResult());
+    };
+    global(kRecording, i32);
+    std::string &name = adStates[field];
+    if (name.empty())
+      name = "__tic_ad_state_" + std::to_string(adStates.size() - 1);
+    global(name, LLVM::LLVMArrayType::get(i32, uint64_t(count + 3) / 4));
+    Value flag = LLVM::LoadOp::create(
+        b, loc, i32, LLVM::AddressOfOp::create(b, loc, ptrTy, kRecording), 4);
+    Value on =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, flag,
+                              arith::ConstantIntOp::create(b, loc, i32, 0));
+    return LLVM::SelectOp::create(
+        b, loc, on, LLVM::AddressOfOp::create(b, loc, ptrTy, name),
+        LLVM::ZeroOp::create(b, loc, ptrTy));
+  }
+
+  void reportAccessRule(OpBuilder &b, Location loc, StringRef kernel,
+                        StringRef field, Value index, Value what,
+                        const FunctionEnv &) const override {
+    // The runtime formats the CPU's message from "kernel\0field", the
+    // element and what.
+    std::string names = (kernel + Twine('\0') + field).str();
+    claimFailure(b, loc, TC_ERR_ASSERTION, names,
+                 static_cast<unsigned>(TIC_RT_CUDA_ACCESS_RULE), index,
+                 arith::ExtUIOp::create(b, loc, b.getI64Type(), what));
+  }
+
 private:
+  static constexpr llvm::StringLiteral kRecording = "__tic_ad_recording";
+
   /// The first failure of a launch claims the module's record: status
   /// 0 -> `status` (one compare-and-swap), then the rest of
   /// tic_rt_cuda_failure: axis, index, extent, the text (the assertion's
@@ -260,6 +311,8 @@ private:
 
   // The failure texts already in the gpu.module, by text.
   mutable llvm::StringMap<std::string> strings;
+  /// The access-rule state global of each field, by field name.
+  mutable llvm::StringMap<std::string> adStates;
 };
 
 } // namespace

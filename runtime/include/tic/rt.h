@@ -229,7 +229,10 @@ typedef struct tic_rt_cuda_stage {
  * it. `text` and `where` are device addresses of unterminated strings. */
 typedef struct tic_rt_cuda_failure {
   int32_t status;
-  int32_t axis;   /* bounds checks: the axis */
+  int32_t axis;   /* bounds checks: the axis; TIC_RT_CUDA_ACCESS_RULE: an
+                     access-rule violation (TC_ERR_ASSERTION): `text` the
+                     kernel's and the field's names with a NUL between,
+                     `index` the element, `extent` the TIC_RT_AD_* what */
   int64_t index;  /* bounds checks: the index */
   int64_t extent; /* bounds checks: the extent */
   uint64_t text;  /* the assertion's message, or the field's name */
@@ -237,6 +240,7 @@ typedef struct tic_rt_cuda_failure {
   int32_t text_len;
   int32_t where_len;
 } tic_rt_cuda_failure;
+#define TIC_RT_CUDA_ACCESS_RULE (-1)
 
 /* Launches `kernel` over iterations [0, total) on ctx's device: params
  * holds a pointer to each of its `num_params` parameters (the compiler
@@ -356,8 +360,32 @@ TC_API tc_status tic_rt_tape_record(tic_rt_context *ctx,
 TC_API tc_status tic_rt_tape_end(tic_rt_context *ctx);
 
 /* The run-time validation of the global data access rules (kernels that
- * have adjoints, compiled with -g): records a `kind` access (0 read,
- * 1 write, 2 accumulate) to element `index` of `count` of `field` by
+ * have adjoints, compiled with -g), as generated code does it: while a tape
+ * records, tic_rt_ad_access_state gives the state words of `field` (`count`
+ * elements: a byte each, TIC_RT_AD_READ | _WRITTEN | _ACCUMULATED, in
+ * 32-bit words that the code updates with atomic or, element i in byte
+ * i % 4 of word i / 4 in memory order), NULL when no tape records (nothing
+ * to check) or without memory; tape_begin forgets every access. The code
+ * reports a violation with tic_rt_ad_access_violation: `what` is one of
+ * TIC_RT_AD_WRITE_AFTER_WRITE ... (a kernel failure, TC_ERR_ASSERTION,
+ * naming the kernel, the field and the element). A GPU keeps the states
+ * in its module (__tic_ad_recording, __tic_ad_state_<k>; the runtime
+ * clears them at tape_begin). */
+#define TIC_RT_AD_READ 1
+#define TIC_RT_AD_WRITTEN 2
+#define TIC_RT_AD_ACCUMULATED 4
+#define TIC_RT_AD_WRITE_AFTER_WRITE 1
+#define TIC_RT_AD_WRITE_AFTER_ACCUMULATE 2
+#define TIC_RT_AD_WRITE_AFTER_READ 3
+#define TIC_RT_AD_ACCUMULATE_AFTER_READ 4
+TC_API uint32_t *tic_rt_ad_access_state(tic_rt_context *ctx, const char *field,
+                                        uint64_t count);
+TC_API tc_status tic_rt_ad_access_violation(tic_rt_context *ctx,
+                                            const char *kernel,
+                                            const char *field, uint64_t index,
+                                            int32_t what);
+/* The same as one call (objects of earlier compilers): records a `kind` access
+ * (0 read, 1 write, 2 accumulate) to element `index` of `count` of `field` by
  * `kernel`, while a tape records; a write after a write, an accumulation or
  * a read, or an accumulation after a read, is reported as a kernel failure
  * (TC_ERR_ASSERTION) naming the kernel, the field and the element.

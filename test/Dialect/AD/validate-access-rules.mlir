@@ -3,8 +3,9 @@
 
 // tic-validate-access-rules (tic -g): each access to a needs_grad field in a
 // kernel with an adjoint is recorded with its element's linear index
-// (row-major, components innermost); the CPU lowers the record to
-// tic_rt_ad_record_access.
+// (row-major, components innermost); the CPU lowers the record to an
+// atomic or into the state words tic_rt_ad_access_state gives
+// (test/Conversion/access-rules-lowering.mlir).
 
 snode.tree @root {
   snode.dense @d axes [0, 1] shape [4, 8] {
@@ -24,7 +25,8 @@ snode.tree @root {
 // CHECK-NEXT:    tc.store
 // CHECK:         ad.record_access "accumulate" @v
 // CHECK-NEXT:    tc.atomic_rmw add
-// CPU: llvm.call @tic_rt_ad_record_access
+// CPU: llvm.call @tic_rt_ad_access_state
+// CPU: llvm.atomicrmw _or
 tc.kernel @k() attributes {ad.differentiable} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
