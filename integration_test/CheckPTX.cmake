@@ -1,7 +1,8 @@
 # Device code check of the CUDA target (ctest cuda.ptx): every module given
 # is compiled with `tic --target=cuda --emit=ptx` and the PTX assembled with
 # ptxas. Run as
-#   cmake -DTIC=... -DPTXAS=... -DOUT=dir -DARCHS=sm_80,sm_70 -DFILES=a.tc,b.tc -P CheckPTX.cmake
+#   cmake -DTIC=... -DPTXAS=... -DOUT=dir -DARCHS=sm_80,sm_70 -DFILES=a.tc,b.tc
+#         [-DTIC_ARGS=-g] -P CheckPTX.cmake
 # A module that uses what the CUDA target does not support yet (tic says
 # "is not supported with --target=cuda yet") is listed as skipped, with the
 # reason; any other failure fails the test. Without ptxas the PTX is still
@@ -21,7 +22,7 @@ foreach(tc IN LISTS FILES)
   get_filename_component(stem "${tc}" NAME_WE)
   foreach(arch IN LISTS ARCHS)
     set(ptx "${OUT}/${stem}.${arch}.ptx")
-    execute_process(COMMAND "${TIC}" "${tc}" --target=cuda --emit=ptx
+    execute_process(COMMAND "${TIC}" "${tc}" ${TIC_ARGS} --target=cuda --emit=ptx
                             --cuda-arch=${arch} -o "${ptx}"
                     RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
     if(NOT rc EQUAL 0)
