@@ -187,24 +187,12 @@ public:
                   ->getParentOfType<gpu::GPUModuleOp>();
     Type i32 = b.getI32Type();
     Type ptrTy = LLVM::LLVMPointerType::get(b.getContext());
-    auto global = [&](StringRef name, Type type) {
-      if (gm.lookupSymbol(name))
-        return;
-      OpBuilder mb = OpBuilder::atBlockBegin(gm.getBody());
-      auto g = LLVM::GlobalOp::create(mb, loc, type, /*isConstant=*/false,
-                                      LLVM::Linkage::External, name,
-                                      Attribute(), /*alignment=*/4);
-      Block *init = new Block();
-      g.getInitializerRegion().push_back(init);
-      OpBuilder ib = OpBuilder::atBlockEnd(init);
-      LLVM::ReturnOp::create(ib, loc,
-                             LLVM::ZeroOp::create(ib, loc, type).getResult());
-    };
-    global(kRecording, i32);
+    zeroedGlobal(gm, loc, kRecording, i32, 4);
     std::string &name = adStates[field];
     if (name.empty())
       name = "__tic_ad_state_" + std::to_string(adStates.size() - 1);
-    global(name, LLVM::LLVMArrayType::get(i32, uint64_t(count + 3) / 4));
+    zeroedGlobal(gm, loc, name,
+                 LLVM::LLVMArrayType::get(i32, uint64_t(count + 3) / 4), 4);
     Value flag = LLVM::LoadOp::create(
         b, loc, i32, LLVM::AddressOfOp::create(b, loc, ptrTy, kRecording), 4);
     Value on =
@@ -229,6 +217,23 @@ public:
 private:
   static constexpr llvm::StringLiteral kRecording = "__tic_ad_recording";
 
+  /// A zero-initialized global `name` of `type` in `gm`, visible to the
+  /// runtime (cuModuleGetGlobal), unless it exists.
+  static void zeroedGlobal(gpu::GPUModuleOp gm, Location loc, StringRef name,
+                           Type type, int64_t align) {
+    if (gm.lookupSymbol(name))
+      return;
+    OpBuilder mb = OpBuilder::atBlockBegin(gm.getBody());
+    auto g = LLVM::GlobalOp::create(mb, loc, type, /*isConstant=*/false,
+                                    LLVM::Linkage::External, name, Attribute(),
+                                    align);
+    Block *init = new Block();
+    g.getInitializerRegion().push_back(init);
+    OpBuilder ib = OpBuilder::atBlockEnd(init);
+    LLVM::ReturnOp::create(ib, loc,
+                           LLVM::ZeroOp::create(ib, loc, type).getResult());
+  }
+
   /// The first failure of a launch claims the module's record: status
   /// 0 -> `status` (one compare-and-swap), then the rest of
   /// tic_rt_cuda_failure: axis, index, extent, the text (the assertion's
@@ -245,17 +250,7 @@ private:
     auto recTy = LLVM::LLVMStructType::getLiteral(
         ctx, {i32, i32, i64, i64, i64, i64, i32, i32});
     constexpr llvm::StringLiteral kRecord = "__tic_failure";
-    if (!gm.lookupSymbol(kRecord)) {
-      OpBuilder mb = OpBuilder::atBlockBegin(gm.getBody());
-      auto g = LLVM::GlobalOp::create(mb, loc, recTy, /*isConstant=*/false,
-                                      LLVM::Linkage::External, kRecord,
-                                      Attribute(), /*alignment=*/8);
-      Block *init = new Block();
-      g.getInitializerRegion().push_back(init);
-      OpBuilder ib = OpBuilder::atBlockEnd(init);
-      LLVM::ReturnOp::create(ib, loc,
-                             LLVM::ZeroOp::create(ib, loc, recTy).getResult());
-    }
+    zeroedGlobal(gm, loc, kRecord, recTy, 8);
     std::string where;
     if (auto fl = dyn_cast<FileLineColLoc>(loc))
       where = (fl.getFilename().getValue() + ":" + Twine(fl.getLine()) + ":" +
