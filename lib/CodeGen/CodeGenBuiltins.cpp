@@ -406,11 +406,38 @@ RV Generator::genBuiltin(const tast::CallExpr &e) {
       return x;
     // A vector: a promise per component.
     RV r;
-    for (size_t k = 0; k < x.size(); ++k)
+    for (size_t k = 0; k < x.size(); ++k) {
+      if (opts.debug) {
+        // -g: the promise checked (in i64: x - base cannot wrap); a broken
+        // one is a failed assertion.
+        bool isSigned = x.ts[k].sgn;
+        auto wide = [&](Value v) -> Value {
+          if (v.getType().isInteger(64))
+            return v;
+          return isSigned ? Value(arith::ExtSIOp::create(b, curLoc,
+                                                         b.getI64Type(), v))
+                          : Value(arith::ExtUIOp::create(b, curLoc,
+                                                         b.getI64Type(), v));
+        };
+        Value d =
+            arith::SubIOp::create(b, curLoc, wide(x.v[k]), wide(base.v[k]));
+        Value l =
+            arith::ConstantIntOp::create(b, curLoc, b.getI64Type(), lo->i);
+        Value h =
+            arith::ConstantIntOp::create(b, curLoc, b.getI64Type(), hi->i);
+        Value above =
+            arith::CmpIOp::create(b, curLoc, arith::CmpIPredicate::sge, d, l);
+        Value below =
+            arith::CmpIOp::create(b, curLoc, arith::CmpIPredicate::slt, d, h);
+        tic::tc::AssertOp::create(
+            b, curLoc, arith::AndIOp::create(b, curLoc, above, below),
+            "assume_in_range: the value lies outside [base + lo, base + hi)");
+      }
       r.push(tic::tc::AssumeInRangeOp::create(
                  b, curLoc, x.v[k].getType(), x.v[k], base.v[k],
                  b.getI64IntegerAttr(lo->i), b.getI64IntegerAttr(hi->i)),
              x.ts[k]);
+    }
     return r;
   }
   case Builtin::BlockLocal: {

@@ -47,6 +47,7 @@ void tic::buildTargetNeutralPipeline(mlir::OpPassManager &pm,
   blockLocal.cache = options.cuda;
   blockLocal.knownActive = options.accessCSE;
   blockLocal.warn = !options.cudaHost; // said once, by the device's lowering
+  blockLocal.checked = options.checked;
   pm.addPass(createBlockLocal(blockLocal));
   LowerStructForOptions structFor;
   structFor.knownActive = options.accessCSE;

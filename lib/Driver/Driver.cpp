@@ -168,6 +168,7 @@ bool tic::codegen::runBackend(const sema::CheckedModule &checked,
     front.bitStoreFusion = options.bitStoreFusion;
     front.bitStoreDemotion = options.bitStoreDemotion;
     front.cuda = true;
+    front.checked = options.debug;
     PassManager pm(&ctx);
     if (options.timeReport)
       pm.enableTiming();
@@ -266,6 +267,7 @@ bool tic::codegen::runBackend(const sema::CheckedModule &checked,
   lowering.privatizeScatter = options.privatizeScatter;
   lowering.cudaHost = options.cuda;
   lowering.cuda = options.cuda;
+  lowering.checked = options.debug;
   buildCPULoweringPipeline(pm, lowering);
   if (failed(pm.run(*module))) {
     if (!diags.hasErrors())

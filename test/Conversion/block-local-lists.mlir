@@ -1,4 +1,5 @@
 // RUN: %tic-opt %s --tic-allocate-layout --tic-block-local -verify-diagnostics | FileCheck %s
+// RUN: %tic-opt %s --tic-allocate-layout "--tic-block-local=checked=true" 2>/dev/null | FileCheck %s --check-prefix=CHECKED
 
 // tic-block-local over dynamic lists, one per block of a grid (Taichi's
 // particle-to-grid with block local storage): the blocks are the lists
@@ -126,6 +127,40 @@ tc.kernel @gather() {
   }
   tc.return
 }
+
+// tic -g (checked): a slot at an assume_in_range is tested against the
+// buffer (a broken promise would lie outside it; no overflow flags on its
+// subtraction), and outside it the access goes to the field.
+// CHECKED-LABEL: tc.kernel @gather
+// CHECKED:         tc.block_for (%{{.*}}) to (%{{.*}}) {
+// CHECKED:           %[[SX:.*]] = arith.subi %{{.*}}, %{{.*}} : i32
+// CHECKED-NEXT:      %[[IX:.*]] = arith.index_cast %[[SX]] : i32 to index
+// CHECKED:           %[[SY:.*]] = arith.subi %{{.*}}, %{{.*}} : i32
+// CHECKED-NEXT:      %[[IY:.*]] = arith.index_cast %[[SY]] : i32 to index
+// CHECKED:           %[[E0:.*]] = arith.constant 10 : i32
+// CHECKED-NEXT:      %[[X32:.*]] = arith.index_cast %[[IX]] : index to i32
+// CHECKED-NEXT:      %[[OK0:.*]] = arith.cmpi ult, %[[X32]], %[[E0]] : i32
+// CHECKED-NEXT:      %[[E1:.*]] = arith.constant 4 : i32
+// CHECKED-NEXT:      %[[Y32:.*]] = arith.index_cast %[[IY]] : index to i32
+// CHECKED-NEXT:      %[[OK1:.*]] = arith.cmpi ult, %[[Y32]], %[[E1]] : i32
+// CHECKED-NEXT:      %[[OK:.*]] = arith.andi %[[OK0]], %[[OK1]] : i1
+// CHECKED-NEXT:      %{{.*}} = scf.if %[[OK]] -> (f32) {
+// CHECKED-NEXT:        memref.load %{{.*}}[%[[IX]], %[[IY]]] : memref<10x4xf32>
+// CHECKED-NEXT:        scf.yield
+// CHECKED-NEXT:      } else {
+// CHECKED-NEXT:        tc.load @g[%{{.*}}, %{{.*}}] : f32
+// CHECKED-NEXT:        scf.yield
+// CHECKED-NEXT:      }
+// The scatter's adds: to the buffer and its flag, or to the field.
+// CHECKED-LABEL: tc.kernel @own_blocks
+// CHECKED:         tc.block_for (%{{.*}}) to (%{{.*}}) {
+// CHECKED:           scf.if %{{.*}} {
+// CHECKED-NEXT:        memref.atomic_rmw addf
+// CHECKED-NEXT:        arith.constant 1 : i8
+// CHECKED-NEXT:        memref.store
+// CHECKED-NEXT:      } else {
+// CHECKED-NEXT:        tc.atomic_rmw add %{{.*}}, @tg[%{{.*}}, %{{.*}}] : f32
+// CHECKED-NEXT:      }
 
 // Hints it cannot follow, a warning each at the loop.
 tc.kernel @scales_differ() {

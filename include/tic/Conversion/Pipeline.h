@@ -40,6 +40,9 @@ struct CPULoweringOptions {
   /// one-thread loops (tic-offload-sparse-access, tic-hash-maintenance
   /// {offload}), the same in the host module and the device clone.
   bool cuda = false;
+  /// tic -g: tic-block-local reads and adds through the field where an
+  /// assume_in_range promise is broken (which code generation reports).
+  bool checked = false;
 };
 
 /// The target-neutral part of every pipeline: structured tc kernels with

@@ -54,7 +54,10 @@ def BlockLocal : Pass<"tic-block-local", "::mlir::ModuleOp"> {
            "as CPU-only objects do)">,
     Option<"warn", "warn", "bool", /*default=*/"true",
            "Warn where a hint cannot be followed (off for the second "
-           "module of a compilation that lowers the same kernels twice)">
+           "module of a compilation that lowers the same kernels twice)">,
+    Option<"checked", "checked", "bool", /*default=*/"false",
+           "tic -g: an access at an assume_in_range whose slot falls outside "
+           "the buffer (a broken promise) goes to the field instead">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect",

@@ -601,11 +601,13 @@ struct BlockLocalPass : tic::impl::BlockLocalBase<BlockLocalPass> {
             at = arith::AddIOp::create(lb, loc, e, cst(lb, off[a].lo - c.lo[a]),
                                        inBuffer);
           } else {
-            at = arith::SubIOp::create(lb, loc, idx[a],
-                                       arith::AddIOp::create(lb, loc,
-                                                             c.scaledBase[a],
-                                                             cst(lb, c.lo[a])),
-                                       inBuffer);
+            // In [0, E) as promised; checked, possibly not (no flags: the
+            // guard below tests it).
+            at = arith::SubIOp::create(
+                lb, loc, idx[a],
+                arith::AddIOp::create(lb, loc, c.scaledBase[a],
+                                      cst(lb, c.lo[a])),
+                checked ? arith::IntegerOverflowFlags::none : inBuffer);
           }
           slot.push_back(index(lb, at));
         }
@@ -614,8 +616,38 @@ struct BlockLocalPass : tic::impl::BlockLocalBase<BlockLocalPass> {
                            : 0;
         if (c.components > 1)
           slot.push_back(arith::ConstantIndexOp::create(lb, loc, comp));
+        // -g: a broken promise (a slot outside the buffer) goes to the
+        // field, as the access did without the hint (code generation
+        // reports the promise).
+        std::optional<scf::IfOp> guard;
+        if (checked &&
+            llvm::any_of(off, [](const Offset &o) { return !o.exact; })) {
+          Value ok;
+          for (unsigned a = 0; a < frank; ++a) {
+            if (off[a].exact)
+              continue;
+            Value in = arith::CmpIOp::create(
+                lb, loc, arith::CmpIPredicate::ult,
+                arith::IndexCastOp::create(lb, loc, i32, slot[a]),
+                cst(lb, c.extents[a]));
+            ok = ok ? arith::AndIOp::create(lb, loc, ok, in) : in;
+          }
+          auto load = dyn_cast<tc::LoadOp>(op);
+          guard = scf::IfOp::create(
+              lb, loc, load ? TypeRange{load.getType()} : TypeRange{}, ok,
+              /*withElse=*/true);
+          OpBuilder fb = OpBuilder::atBlockBegin(guard->elseBlock());
+          Operation *plain = fb.clone(*op);
+          if (load)
+            scf::YieldOp::create(fb, loc, plain->getResult(0));
+          lb.setInsertionPointToStart(guard->thenBlock());
+        }
         if (auto load = dyn_cast<tc::LoadOp>(op)) {
           Value v = memref::LoadOp::create(lb, load.getLoc(), c.buffer, slot);
+          if (guard) {
+            scf::YieldOp::create(lb, loc, v);
+            v = guard->getResult(0);
+          }
           load.getResult().replaceAllUsesWith(v);
         } else {
           auto rmw = cast<tc::AtomicRMWOp>(op);
