@@ -126,6 +126,21 @@ static inline int compare_i64(const char *what, const long long *got,
   } while (0)
 
 /* Ends main(): 0 when nothing failed. */
+/* Whether `st` is `want` with a message holding `a` and `b` (either may
+ * be NULL); prints it ("caught: ...") or counts a failure. */
+static inline int expect_failure(tc_status st, tc_status want, const char *msg,
+                                 const char *a, const char *b) {
+  if (st != want || (a && !strstr(msg, a)) || (b && !strstr(msg, b))) {
+    fprintf(stderr, "expected %s mentioning '%s'%s%s%s, got %s: %s\n",
+            tc_status_string(want), a ? a : "", b ? " and '" : "", b ? b : "",
+            b ? "'" : "", tc_status_string(st), msg);
+    ++tic_test_failures;
+    return 1;
+  }
+  printf("caught: %s\n", msg);
+  return 0;
+}
+
 #define TEST_RESULT()                                                          \
   (tic_test_failures ? (fprintf(stderr, "FAILED\n"), 1) : (printf("PASSED\n"), 0))
 
