@@ -419,8 +419,9 @@ RV Generator::genBuiltin(const tast::CallExpr &e) {
                           : Value(arith::ExtUIOp::create(b, curLoc,
                                                          b.getI64Type(), v));
         };
-        Value d =
-            arith::SubIOp::create(b, curLoc, wide(x.v[k]), wide(base.v[k]));
+        Value wx = wide(x.v[k]);
+        Value wb = wide(base.v[k]);
+        Value d = arith::SubIOp::create(b, curLoc, wx, wb);
         Value l =
             arith::ConstantIntOp::create(b, curLoc, b.getI64Type(), lo->i);
         Value h =

@@ -198,9 +198,11 @@ public:
     Value on =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, flag,
                               arith::ConstantIntOp::create(b, loc, i32, 0));
-    return LLVM::SelectOp::create(
-        b, loc, on, LLVM::AddressOfOp::create(b, loc, ptrTy, name),
-        LLVM::ZeroOp::create(b, loc, ptrTy));
+    // (One op per statement: the IR's order does not depend on the C++
+    // compiler's order of evaluating arguments.)
+    Value words = LLVM::AddressOfOp::create(b, loc, ptrTy, name);
+    Value null = LLVM::ZeroOp::create(b, loc, ptrTy);
+    return LLVM::SelectOp::create(b, loc, on, words, null);
   }
 
   void reportAccessRule(OpBuilder &b, Location loc, StringRef kernel,

@@ -626,10 +626,12 @@ struct BlockLocalPass : tic::impl::BlockLocalBase<BlockLocalPass> {
           for (unsigned a = 0; a < frank; ++a) {
             if (off[a].exact)
               continue;
-            Value in = arith::CmpIOp::create(
-                lb, loc, arith::CmpIPredicate::ult,
-                arith::IndexCastOp::create(lb, loc, i32, slot[a]),
-                cst(lb, c.extents[a]));
+            // (One op per statement: the IR's order must not depend on the
+            // C++ compiler's order of evaluating arguments.)
+            Value extent = cst(lb, c.extents[a]);
+            Value s32 = arith::IndexCastOp::create(lb, loc, i32, slot[a]);
+            Value in = arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::ult,
+                                             s32, extent);
             ok = ok ? arith::AndIOp::create(lb, loc, ok, in) : in;
           }
           auto load = dyn_cast<tc::LoadOp>(op);
