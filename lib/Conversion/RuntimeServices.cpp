@@ -243,8 +243,8 @@ struct RecordAccessLowering : ServicePattern<ad::RecordAccessOp> {
                                      zero);
       };
       Value what = c32(tb, 0);
-      auto pick = [&](int32_t before, int32_t rule) {
-        Value cond = has(before);
+      auto pick = [&](int32_t seen, int32_t rule) {
+        Value cond = has(seen);
         Value r = c32(tb, rule);
         what = arith::SelectOp::create(tb, loc, cond, r, what);
       };
