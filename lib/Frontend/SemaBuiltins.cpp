@@ -188,6 +188,14 @@ const Type *Sema::checkBuiltin(CallExpr &e, Builtin b, Expr *receiver) {
                         "' must be a positive integer");
         return nullptr;
       }
+      if (a.name == "block_dim" && v->i > kMaxBlockDim) {
+        error(a.value->range,
+              "loop_config option 'block_dim' must be at most " +
+                  std::to_string(kMaxBlockDim) +
+                  " (the most threads a CUDA block has), got " +
+                  std::to_string(v->i));
+        return nullptr;
+      }
     }
     return types->getVoid();
   }

@@ -1,7 +1,6 @@
 // RUN: %tic-opt %s --split-input-file --tic-allocate-layout --tic-outline-tasks --convert-tc-to-gpu -verify-diagnostics | FileCheck %s
 // RUN: %tic-opt %s --split-input-file --tic-allocate-layout --tic-outline-tasks "--convert-tc-to-gpu=chip=sm_90" -verify-diagnostics | FileCheck %s --check-prefix=SM90
 // RUN: %tic-opt %s --split-input-file --tic-cuda-pipeline -verify-diagnostics | FileCheck %s --check-prefix=NVVM
-// RUN: %tic-opt %s --split-input-file --tic-outline-tasks --tic-privatize-reductions --tic-allocate-layout --convert-tc-to-gpu | FileCheck %s --check-prefix=RED
 
 // convert-tc-to-gpu: each tc.task becomes a kernel of gpu.module @tic_cuda,
 // a grid-stride loop over [0, total) running the task's body on [lin, lin+1);
@@ -119,71 +118,3 @@ tc.kernel @copy(%a: !tc.ndarray<f32, 2>) {
   tc.return
 }
 
-// -----
-
-// A kernel-scope reduction: the task's prologue (the private accumulator
-// and its identity) runs once per GPU thread before the grid-stride loop,
-// its epilogue (the one atomic) once after it, so a thread adds its partial
-// sum with one atomic, whatever the number of its iterations.
-snode.tree @root {
-  snode.dense @d axes [0] shape [64] { snode.place @x : [f32] }
-}
-// RED-LABEL: gpu.func @sum__par0(
-// RED-SAME:    %{{.*}}: !llvm.ptr, %[[ACC:.*]]: memref<f32>, %[[N:.*]]: i64) kernel
-// RED:         %[[PRIV:.*]] = memref.alloca() : memref<f32>
-// RED:         memref.store %{{.*}}, %[[PRIV]][] : memref<f32>
-// RED:         scf.for %{{.*}} = %{{.*}} to %[[N]] step
-// RED-NOT:       memref.atomic_rmw
-// RED:           memref.load %[[PRIV]][]
-// RED:           arith.addf
-// RED:           memref.store %{{.*}}, %[[PRIV]][]
-// RED-NOT:       memref.atomic_rmw
-// RED:         }
-// RED-NEXT:    %[[PART:.*]] = memref.load %[[PRIV]][] : memref<f32>
-// The warp's 32 partial sums are combined by five xor-shuffles, and lane 0
-// alone adds the warp's sum: one atomic per warp.
-// RED:         gpu.shuffle xor %[[PART]], %c16_i32, %c32_i32
-// RED:         gpu.shuffle xor %{{.*}}, %c8_i32
-// RED:         gpu.shuffle xor %{{.*}}, %c4_i32
-// RED:         gpu.shuffle xor %{{.*}}, %c2_i32
-// RED:         gpu.shuffle xor %{{.*}}, %c1_i32
-// RED:         %[[WSUM:.*]] = arith.addf
-// RED:         %[[LANE:.*]] = gpu.lane_id
-// RED:         scf.if
-// RED-NEXT:      memref.atomic_rmw addf %[[WSUM]], %[[ACC]][] : (f32, memref<f32>) -> f32
-// RED-NEXT:    }
-// RED-NEXT:    gpu.return
-// A serialized loop runs on one thread (not a whole warp): its atomic stays
-// as it is.
-// RED-LABEL: gpu.func @one__par0(
-// RED-NOT:     gpu.shuffle
-// RED:         memref.atomic_rmw addf
-// RED-NEXT:    gpu.return
-tc.kernel @sum() -> f32 {
-  %c0 = arith.constant 0 : i32
-  %c64 = arith.constant 64 : i32
-  %zero = arith.constant 0.0 : f32
-  %s = memref.alloca() : memref<f32>
-  memref.store %zero, %s[] : memref<f32>
-  tc.parallel_for (%i) = (%c0) to (%c64) {
-    %v = tc.load @x[%i] : f32
-    %o = memref.atomic_rmw addf %v, %s[] : (f32, memref<f32>) -> f32
-    tc.yield
-  }
-  %r = memref.load %s[] : memref<f32>
-  tc.return %r : f32
-}
-tc.kernel @one() -> f32 {
-  %c0 = arith.constant 0 : i32
-  %c64 = arith.constant 64 : i32
-  %zero = arith.constant 0.0 : f32
-  %s = memref.alloca() : memref<f32>
-  memref.store %zero, %s[] : memref<f32>
-  tc.parallel_for (%i) = (%c0) to (%c64) attributes {serialize} {
-    %v = tc.load @x[%i] : f32
-    %o = memref.atomic_rmw addf %v, %s[] : (f32, memref<f32>) -> f32
-    tc.yield
-  }
-  %r = memref.load %s[] : memref<f32>
-  tc.return %r : f32
-}

@@ -25,6 +25,7 @@
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
 #include <optional>
@@ -126,12 +127,13 @@ void populateTCToLLVMLaunchPatterns(const mlir::LLVMTypeConverter &converter,
 /// captures, the number of iterations and, where random() is used, a seed
 /// are parameters); tc.kernel is erased (the host side is the CUDA
 /// runtime's). Small bodies run `unroll` grid-stride iterations per trip;
-/// the reductions of the tasks in `warpReduced` (launched on whole warps)
-/// are combined across each warp before their one atomic.
+/// the reductions of the tasks in `wholeWarps` (launched on whole warps,
+/// mapped to their block_dim, 0 where the runtime picks it) are combined
+/// across each warp, then across the block, before their one atomic.
 void populateTCToGPUPatterns(mlir::RewritePatternSet &patterns,
                              mlir::gpu::GPUModuleOp gpuModule,
                              FunctionEnvs &envs, unsigned unroll,
-                             const llvm::StringSet<> &warpReduced);
+                             const llvm::StringMap<uint32_t> &wholeWarps);
 
 } // namespace tic
 

@@ -216,6 +216,10 @@ constexpr int64_t kMaxAxisExtent = 2147483647;
 /// user address space. Larger layouts are a compile error at the shape.
 constexpr int64_t kMaxLayoutBytes = int64_t(1) << 47;
 
+/// The largest `loop_config(block_dim:)`: the most threads of a CUDA block
+/// (the device code's per-block reductions keep one slot per warp of it).
+constexpr int64_t kMaxBlockDim = 1024;
+
 /// Index axes: 0 = i, 1 = j, 2 = k, 3 = l.
 using Axis = unsigned;
 constexpr unsigned kMaxAxes = 4;

@@ -152,6 +152,61 @@ static Combiner combiner(arith::AtomicRMWKind kind) {
   }
 }
 
+/// The value `kind` leaves the other operand unchanged with (-0.0 for a
+/// float sum: x + -0.0 is x, -0.0 included).
+static Value identityOf(OpBuilder &b, Location loc, arith::AtomicRMWKind kind,
+                        Type t) {
+  using K = arith::AtomicRMWKind;
+  if (auto ft = dyn_cast<FloatType>(t)) {
+    const llvm::fltSemantics &sem = ft.getFloatSemantics();
+    APFloat v = kind == K::addf       ? APFloat::getZero(sem, /*Negative=*/true)
+                : kind == K::maximumf ? APFloat::getInf(sem, /*Negative=*/true)
+                                      : APFloat::getInf(sem);
+    return arith::ConstantOp::create(b, loc, b.getFloatAttr(ft, v));
+  }
+  unsigned bits = t.getIntOrFloatBitWidth();
+  APInt v = kind == K::maxs   ? APInt::getSignedMinValue(bits)
+            : kind == K::mins ? APInt::getSignedMaxValue(bits)
+            : kind == K::minu || kind == K::andi ? APInt::getAllOnes(bits)
+                                                 : APInt::getZero(bits);
+  return arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, v));
+}
+
+/// `v` of the lane `offset` away by xor in the warp (gpu.shuffle moves 32
+/// bits: a 64-bit value goes as its two halves).
+static Value shuffleXor(OpBuilder &b, Location loc, Value v, int32_t offset) {
+  auto shuffle = [&](Value x) {
+    return gpu::ShuffleOp::create(b, loc, x, offset, /*width=*/32,
+                                  gpu::ShuffleMode::XOR)
+        .getShuffleResult();
+  };
+  Type t = v.getType();
+  if (t.getIntOrFloatBitWidth() == 32)
+    return shuffle(v);
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  Value w = isa<FloatType>(t) ? arith::BitcastOp::create(b, loc, i64, v) : v;
+  Value c32 = arith::ConstantIntOp::create(b, loc, i64, 32);
+  Value lo = arith::TruncIOp::create(b, loc, i32, w);
+  Value hiBits = arith::ShRUIOp::create(b, loc, w, c32);
+  Value hi = arith::TruncIOp::create(b, loc, i32, hiBits);
+  Value lo2 = arith::ExtUIOp::create(b, loc, i64, shuffle(lo));
+  Value hi2 = arith::ExtUIOp::create(b, loc, i64, shuffle(hi));
+  Value hiShifted = arith::ShLIOp::create(b, loc, hi2, c32);
+  Value r = arith::OrIOp::create(b, loc, hiShifted, lo2);
+  return isa<FloatType>(t) ? arith::BitcastOp::create(b, loc, t, r) : r;
+}
+
+/// `v` combined by `kind` over the 32 lanes of the warp (five
+/// xor-shuffles: every lane ends with the warp's value).
+static Value warpReduce(OpBuilder &b, Location loc, arith::AtomicRMWKind kind,
+                        Value v) {
+  for (int32_t offset = 16; offset >= 1; offset /= 2) {
+    Value other = shuffleXor(b, loc, v, offset);
+    v = combiner(kind)(b, loc, v, other);
+  }
+  return v;
+}
+
 /// tc.task @k__parN -> gpu.func @k__parN(root, captures..., total[, seed])
 /// kernel in the module's gpu.module: a grid-stride loop over [0, total)
 /// running the body on [lin, lin + 1), with the prologue and epilogue of
@@ -159,15 +214,16 @@ static Combiner combiner(arith::AtomicRMWKind kind) {
 struct TaskToGPUFuncLowering : OpConversionPattern<tc::TaskOp> {
   TaskToGPUFuncLowering(MLIRContext *ctx, gpu::GPUModuleOp gpuModule,
                         FunctionEnvs &envs, unsigned unroll,
-                        const llvm::StringSet<> &warpReduced)
+                        const llvm::StringMap<uint32_t> &wholeWarps)
       : OpConversionPattern(ctx), gpuModule(gpuModule), envs(envs),
-        unroll(unroll), warpReduced(warpReduced) {}
+        unroll(unroll), wholeWarps(wholeWarps) {}
   mutable gpu::GPUModuleOp gpuModule;
   FunctionEnvs &envs;
   unsigned unroll;
   /// Tasks launched on whole warps (not serialized, block_dim a multiple of
-  /// 32): their reductions' atomics are combined per warp first.
-  const llvm::StringSet<> &warpReduced;
+  /// 32), with their block_dim (0: the runtime's, 128): their reductions'
+  /// atomics are combined per warp and per block first.
+  const llvm::StringMap<uint32_t> &wholeWarps;
   /// Bodies of more operations are not unrolled (code size).
   static constexpr unsigned kUnrollMaxOps = 96;
 
@@ -421,40 +477,83 @@ struct TaskToGPUFuncLowering : OpConversionPattern<tc::TaskOp> {
       body(loop.getInductionVar());
     }
     // The epilogue: a privatized accumulator's one atomic is first reduced
-    // across the warp (five shuffles), and only its lane 0 adds the warp's
-    // value: one atomic per 32 threads on the shared slot.
+    // across the warp (five shuffles), then, with more than one warp per
+    // block, across the block (each warp's lane 0 stores its value in a
+    // shared slot; after a barrier, which every thread reaches (the
+    // grid-stride loop has no early exit), the first warp combines the
+    // slots by shuffles again), and one thread adds the block's value: one
+    // atomic per block on the shared slot (thread-local storage, thesis
+    // 2.5).
+    auto launched = wholeWarps.find(task.getSymName());
     for (Operation *op : epilogue) {
       auto rmw = dyn_cast<memref::AtomicRMWOp>(op);
       Type t = rmw ? rmw.getValue().getType() : Type();
-      bool warp = rmw && warpReduced.contains(task.getSymName()) &&
-                  t.getIntOrFloatBitWidth() == 32 &&
+      bool warp = rmw && launched != wholeWarps.end() &&
+                  (t.getIntOrFloatBitWidth() == 32 ||
+                   t.getIntOrFloatBitWidth() == 64) &&
                   combiner(rmw.getKind()) != nullptr;
       if (!warp) {
         rewriter.clone(*op, map);
         continue;
       }
-      Value v = map.lookupOrDefault(rmw.getValue());
-      for (int32_t offset = 16; offset >= 1; offset /= 2) {
-        Value other =
-            gpu::ShuffleOp::create(rewriter, loc, v, offset,
-                                   /*width=*/32, gpu::ShuffleMode::XOR)
-                .getShuffleResult();
-        v = combiner(rmw.getKind())(rewriter, loc, v, other);
+      OpBuilder::InsertionGuard perOp(rewriter);
+      arith::AtomicRMWKind kind = rmw.getKind();
+      Type i32 = rewriter.getI32Type();
+      auto c32 = [&](int32_t v) -> Value {
+        return arith::ConstantIntOp::create(rewriter, loc, i32, v);
+      };
+      Value v =
+          warpReduce(rewriter, loc, kind, map.lookupOrDefault(rmw.getValue()));
+      Value laneIdx =
+          gpu::LaneIdOp::create(rewriter, loc, /*upper_bound=*/nullptr);
+      Value lane = arith::IndexCastOp::create(rewriter, loc, i32, laneIdx);
+      Value first = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::eq, lane, c32(0));
+      if (launched->second != 32) {
+        // One slot per warp of the largest block (1024 threads), in
+        // shared memory.
+        auto slotsTy = MemRefType::get(
+            {32}, t, MemRefLayoutAttrInterface(),
+            gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
+        Value slots = fn.addWorkgroupAttribution(slotsTy, loc);
+        Value tid = arith::IndexCastOp::create(
+            rewriter, loc, i32,
+            gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x));
+        Value warpIdx = arith::DivUIOp::create(rewriter, loc, tid, c32(32));
+        Value warpSlot = arith::IndexCastOp::create(
+            rewriter, loc, rewriter.getIndexType(), warpIdx);
+        auto store =
+            scf::IfOp::create(rewriter, loc, first, /*withElse=*/false);
+        {
+          OpBuilder::InsertionGuard inIf(rewriter);
+          rewriter.setInsertionPointToStart(store.thenBlock());
+          memref::StoreOp::create(rewriter, loc, v, slots, warpSlot);
+        }
+        gpu::BarrierOp::create(rewriter, loc);
+        Value bdim = arith::IndexCastOp::create(
+            rewriter, loc, i32,
+            gpu::BlockDimOp::create(rewriter, loc, gpu::Dimension::x));
+        Value warps = arith::DivUIOp::create(rewriter, loc, bdim, c32(32));
+        Value firstWarp = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::eq, warpIdx, c32(0));
+        auto combine =
+            scf::IfOp::create(rewriter, loc, firstWarp, /*withElse=*/false);
+        rewriter.setInsertionPointToStart(combine.thenBlock());
+        // Lane k takes warp k's value (the slots past the block's warps
+        // hold nothing: those lanes take the identity).
+        Value own = memref::LoadOp::create(rewriter, loc, slots, laneIdx);
+        Value held = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::ult, lane, warps);
+        Value none = identityOf(rewriter, loc, kind, t);
+        Value w = arith::SelectOp::create(rewriter, loc, held, own, none);
+        v = warpReduce(rewriter, loc, kind, w);
       }
-      Value lane = arith::IndexCastOp::create(
-          rewriter, loc, rewriter.getI32Type(),
-          gpu::LaneIdOp::create(rewriter, loc, /*upper_bound=*/nullptr));
-      Value first =
-          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, lane,
-                                arith::ConstantIntOp::create(
-                                    rewriter, loc, rewriter.getI32Type(), 0));
       auto ifOp = scf::IfOp::create(rewriter, loc, first, /*withElse=*/false);
-      OpBuilder::InsertionGuard inIf(rewriter);
       rewriter.setInsertionPointToStart(ifOp.thenBlock());
       SmallVector<Value> indices;
       for (Value i : rmw.getIndices())
         indices.push_back(map.lookupOrDefault(i));
-      memref::AtomicRMWOp::create(rewriter, loc, rmw.getKind(), v,
+      memref::AtomicRMWOp::create(rewriter, loc, kind, v,
                                   map.lookupOrDefault(rmw.getMemref()),
                                   indices);
     }
@@ -595,20 +694,28 @@ struct ConvertTCToGPUPass : tic::impl::ConvertTCToGPUBase<ConvertTCToGPUPass> {
       gm = gpu::GPUModuleOp::create(mb, module.getLoc(), kGPUModuleName,
                                     ArrayAttr::get(ctx, {target}));
     }
-    // Tasks whose launches use whole warps.
-    llvm::StringSet<> warpReduced;
+    // Tasks whose launches all use whole warps, with their block_dim (0
+    // where the runtime picks it, or where launches differ).
+    llvm::StringMap<uint32_t> wholeWarps;
+    llvm::StringSet<> partial;
     module.walk([&](tc::LaunchOp launch) {
       std::optional<uint32_t> dim = launch.getBlockDim();
-      if (!launch.getSerialize() && (!dim || *dim % 32 == 0))
-        warpReduced.insert(launch.getTask());
+      StringRef task = launch.getTask();
+      if (launch.getSerialize() || (dim && *dim % 32 != 0))
+        partial.insert(task);
+      auto [it, added] = wholeWarps.try_emplace(task, dim.value_or(0));
+      if (!added && it->second != dim.value_or(0))
+        it->second = 0;
     });
+    for (const auto &task : partial)
+      wholeWarps.erase(task.getKey());
     FunctionEnvs envs;
     {
       ConversionTarget target(*ctx);
       target.addIllegalOp<tc::TaskOp, tc::KernelOp>();
       target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
       RewritePatternSet patterns(ctx);
-      populateTCToGPUPatterns(patterns, gm, envs, unroll, warpReduced);
+      populateTCToGPUPatterns(patterns, gm, envs, unroll, wholeWarps);
       if (failed(applyPartialConversion(module, target, std::move(patterns))))
         return signalPassFailure();
     }
@@ -750,8 +857,8 @@ struct ConvertTCToGPUPass : tic::impl::ConvertTCToGPUBase<ConvertTCToGPUPass> {
 void tic::populateTCToGPUPatterns(RewritePatternSet &patterns,
                                   gpu::GPUModuleOp gpuModule,
                                   FunctionEnvs &envs, unsigned unroll,
-                                  const llvm::StringSet<> &warpReduced) {
+                                  const llvm::StringMap<uint32_t> &wholeWarps) {
   patterns.add<TaskToGPUFuncLowering>(patterns.getContext(), gpuModule, envs,
-                                      unroll, warpReduced);
+                                      unroll, wholeWarps);
   patterns.add<KernelErasure>(patterns.getContext());
 }
