@@ -8,7 +8,14 @@
  * device memory twice. Copies and fills open the pages around the access;
  * launches do nothing, so the results are meaningless: only a crash is a
  * failure. Only the entry points the runtime resolves (runtime/src/Cuda.cpp)
- * exist, and the copy the GPU benchmarks time. */
+ * exist, and the copy the GPU benchmarks time.
+ *
+ * The virtual memory management API (runtime/src/CudaPools.cpp) checks its
+ * rules: reservations and allocations in multiples of the granularity,
+ * mappings of whole allocations inside a reservation that do not overlap,
+ * access set on mapped ranges only, no reservation freed while mapped. A
+ * copy or fill that touches a reserved range where nothing is mapped with
+ * access aborts, as a kernel touching it would fault on a GPU. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,7 +25,7 @@
 
 typedef unsigned long long CUdeviceptr;
 typedef int CUresult;
-enum { kSuccess = 0, kOutOfMemory = 2, kNotFound = 500 };
+enum { kSuccess = 0, kInvalidValue = 1, kOutOfMemory = 2, kNotFound = 500 };
 enum { kPage = 4096 };
 
 struct mapping {
@@ -35,6 +42,220 @@ static void protect(CUdeviceptr p, size_t n, int prot) {
   uintptr_t a = (uintptr_t)p & ~(uintptr_t)(kPage - 1);
   uintptr_t e = ((uintptr_t)p + n + kPage - 1) & ~(uintptr_t)(kPage - 1);
   mprotect((void *)a, e - a, prot);
+}
+
+/* The virtual memory management API. */
+enum { kGranularity = 2 << 20 };
+typedef unsigned long long CUmemGenericAllocationHandle;
+typedef struct {
+  int type, id;
+} CUmemLocation;
+typedef struct {
+  int type, requestedHandleTypes;
+  CUmemLocation location;
+  void *win32HandleMetaData;
+  unsigned char allocFlags[8];
+} CUmemAllocationProp;
+typedef struct {
+  CUmemLocation location;
+  int flags;
+} CUmemAccessDesc;
+
+struct handle {
+  size_t bytes;
+  int mappings, released;
+};
+struct vmap {
+  uintptr_t at;
+  size_t bytes;
+  struct handle *h;
+  int access;
+};
+static struct mapping *reservations;
+static size_t numReservations, capReservations;
+static struct vmap *vmaps;
+static size_t numVmaps, capVmaps;
+
+static void fail(const char *what) {
+  fprintf(stderr, "fake CUDA driver: %s\n", what);
+  abort();
+}
+
+static int grow(void **array, size_t *cap, size_t count, size_t size) {
+  if (count < *cap)
+    return 1;
+  size_t n = *cap ? 2 * *cap : 16;
+  void *grown = realloc(*array, n * size);
+  if (!grown)
+    return 0;
+  *array = grown;
+  *cap = n;
+  return 1;
+}
+
+/* The reservation holding [p, p + n), or NULL; a range partly in one is a
+ * bug of the runtime. */
+static struct mapping *reservationOf(uintptr_t p, size_t n) {
+  for (size_t i = 0; i < numReservations; ++i) {
+    struct mapping *r = &reservations[i];
+    if (p >= r->base && p + n <= r->base + r->bytes)
+      return r;
+    if (p < r->base + r->bytes && p + n > r->base)
+      fail("a range runs past the end of a reservation");
+  }
+  return NULL;
+}
+
+/* Device memory copies and fills may touch: anything outside the
+ * reservations, and in them mapped ranges with access set. */
+static void checkAccess(CUdeviceptr dp, size_t n, const char *what) {
+  uintptr_t p = (uintptr_t)dp;
+  if (n == 0 || !reservationOf(p, n))
+    return;
+  while (n > 0) {
+    size_t i = 0;
+    for (; i < numVmaps; ++i)
+      if (p >= vmaps[i].at && p < vmaps[i].at + vmaps[i].bytes)
+        break;
+    if (i == numVmaps || !vmaps[i].access) {
+      fprintf(stderr,
+              "fake CUDA driver: %s touches reserved device memory "
+              "at %#lx where nothing is mapped read-write\n",
+              what, (unsigned long)p);
+      abort();
+    }
+    size_t in = vmaps[i].at + vmaps[i].bytes - p;
+    if (in > n)
+      in = n;
+    p += in;
+    n -= in;
+  }
+}
+
+CUresult cuDeviceTotalMem_v2(size_t *bytes, int device) {
+  (void)device;
+  *bytes = (size_t)16 << 30;
+  return kSuccess;
+}
+CUresult cuMemGetAllocationGranularity(size_t *g,
+                                       const CUmemAllocationProp *prop,
+                                       int option) {
+  if (!prop || prop->type != 1 || prop->location.type != 1 || option != 0)
+    return kInvalidValue;
+  *g = kGranularity;
+  return kSuccess;
+}
+CUresult cuMemAddressReserve(CUdeviceptr *p, size_t n, size_t align,
+                             CUdeviceptr addr, unsigned long long flags) {
+  (void)align;
+  (void)addr;
+  (void)flags;
+  if (n == 0 || n % kGranularity != 0)
+    return kInvalidValue;
+  void *m = mmap(NULL, n, PROT_NONE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (m == MAP_FAILED || !grow((void **)&reservations, &capReservations,
+                               numReservations, sizeof *reservations))
+    return kOutOfMemory;
+  reservations[numReservations].base = (uintptr_t)m;
+  reservations[numReservations].bytes = n;
+  ++numReservations;
+  *p = (CUdeviceptr)(uintptr_t)m;
+  return kSuccess;
+}
+CUresult cuMemAddressFree(CUdeviceptr p, size_t n) {
+  for (size_t i = 0; i < numReservations; ++i) {
+    struct mapping *r = &reservations[i];
+    if (r->base != (uintptr_t)p)
+      continue;
+    if (r->bytes != n)
+      fail("cuMemAddressFree with another size than reserved");
+    for (size_t k = 0; k < numVmaps; ++k)
+      if (vmaps[k].at >= r->base && vmaps[k].at < r->base + r->bytes)
+        fail("cuMemAddressFree of a reservation that is still mapped");
+    munmap((void *)r->base, r->bytes);
+    *r = reservations[--numReservations];
+    return kSuccess;
+  }
+  fail("cuMemAddressFree of what is not reserved");
+  return kInvalidValue;
+}
+CUresult cuMemCreate(CUmemGenericAllocationHandle *h, size_t n,
+                     const CUmemAllocationProp *prop,
+                     unsigned long long flags) {
+  if (flags != 0 || !prop || prop->type != 1 || prop->location.type != 1 ||
+      n == 0 || n % kGranularity != 0)
+    return kInvalidValue;
+  struct handle *m = calloc(1, sizeof *m);
+  if (!m)
+    return kOutOfMemory;
+  m->bytes = n;
+  *h = (CUmemGenericAllocationHandle)(uintptr_t)m;
+  return kSuccess;
+}
+CUresult cuMemRelease(CUmemGenericAllocationHandle h) {
+  struct handle *m = (struct handle *)(uintptr_t)h;
+  if (m->released)
+    fail("cuMemRelease of a released allocation");
+  m->released = 1;
+  if (m->mappings == 0)
+    free(m);
+  return kSuccess;
+}
+CUresult cuMemMap(CUdeviceptr p, size_t n, size_t offset,
+                  CUmemGenericAllocationHandle h, unsigned long long flags) {
+  struct handle *m = (struct handle *)(uintptr_t)h;
+  struct mapping *r = reservationOf((uintptr_t)p, n);
+  if (!r || offset != 0 || flags != 0 || m->released || n != m->bytes ||
+      ((uintptr_t)p - r->base) % kGranularity != 0)
+    return kInvalidValue;
+  for (size_t i = 0; i < numVmaps; ++i)
+    if ((uintptr_t)p < vmaps[i].at + vmaps[i].bytes &&
+        (uintptr_t)p + n > vmaps[i].at)
+      fail("cuMemMap over a mapped range");
+  if (!grow((void **)&vmaps, &capVmaps, numVmaps, sizeof *vmaps))
+    return kOutOfMemory;
+  vmaps[numVmaps].at = (uintptr_t)p;
+  vmaps[numVmaps].bytes = n;
+  vmaps[numVmaps].h = m;
+  vmaps[numVmaps].access = 0;
+  ++numVmaps;
+  ++m->mappings;
+  return kSuccess;
+}
+CUresult cuMemUnmap(CUdeviceptr p, size_t n) {
+  for (size_t i = 0; i < numVmaps; ++i) {
+    if (vmaps[i].at != (uintptr_t)p)
+      continue;
+    if (vmaps[i].bytes != n)
+      fail("cuMemUnmap with another size than mapped");
+    struct handle *m = vmaps[i].h;
+    /* Unmapped memory reads as zero when mapped again (as fresh). */
+    madvise((void *)vmaps[i].at, n, MADV_DONTNEED);
+    vmaps[i] = vmaps[--numVmaps];
+    if (--m->mappings == 0 && m->released)
+      free(m);
+    return kSuccess;
+  }
+  fail("cuMemUnmap of what is not mapped");
+  return kInvalidValue;
+}
+CUresult cuMemSetAccess(CUdeviceptr p, size_t n, const CUmemAccessDesc *desc,
+                        size_t count) {
+  if (count != 1 || desc->location.type != 1 || desc->flags != 3)
+    return kInvalidValue;
+  uintptr_t a = (uintptr_t)p, e = a + n;
+  while (a < e) {
+    size_t i = 0;
+    for (; i < numVmaps; ++i)
+      if (a >= vmaps[i].at && a < vmaps[i].at + vmaps[i].bytes)
+        break;
+    if (i == numVmaps)
+      return kInvalidValue;
+    vmaps[i].access = 1;
+    a = vmaps[i].at + vmaps[i].bytes;
+  }
+  return kSuccess;
 }
 
 CUresult cuInit(unsigned flags) {
@@ -110,6 +331,7 @@ CUresult cuMemFree_v2(CUdeviceptr p) {
   abort();
 }
 CUresult cuMemsetD8_v2(CUdeviceptr p, unsigned char v, size_t n) {
+  checkAccess(p, n, "cuMemsetD8");
   if (n == 0 || v == 0) /* fresh mappings read as zero */
     return kSuccess;
   protect(p, n, PROT_READ | PROT_WRITE);
@@ -118,6 +340,7 @@ CUresult cuMemsetD8_v2(CUdeviceptr p, unsigned char v, size_t n) {
   return kSuccess;
 }
 CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t n) {
+  checkAccess(dst, n, "cuMemcpyHtoD");
   if (n == 0)
     return kSuccess;
   protect(dst, n, PROT_READ | PROT_WRITE);
@@ -126,6 +349,7 @@ CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t n) {
   return kSuccess;
 }
 CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t n) {
+  checkAccess(src, n, "cuMemcpyDtoH");
   if (n == 0)
     return kSuccess;
   protect(src, n, PROT_READ);
@@ -137,6 +361,8 @@ CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t n) {
 /* Not resolved by the runtime; the GPU benchmarks measure copy bandwidth
  * with it (bench/gpu/gpu_common.h). */
 CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t n) {
+  checkAccess(src, n, "cuMemcpyDtoD");
+  checkAccess(dst, n, "cuMemcpyDtoD");
   if (n == 0)
     return kSuccess;
   protect(src, n, PROT_READ);

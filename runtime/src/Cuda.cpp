@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CudaDriver.h"
 #include "Internal.h"
 
 #include <cstdio>
@@ -28,69 +29,11 @@
 #include <new>
 
 using namespace tic::rt;
+using namespace tic::rt::cu;
 
-namespace {
+Loader tic::rt::cu::loader;
 
-// The few driver API types and constants used (cuda.h is not needed to
-// build the runtime).
-using CUresult = int;
-using CUdevice = int;
-using CUdeviceptr = unsigned long long;
-using CUcontext = struct CUctx_st *;
-using CUmodule = struct CUmod_st *;
-using CUfunction = struct CUfunc_st *;
-using CUstream = struct CUstream_st *;
-constexpr CUresult CUDA_SUCCESS = 0;
-constexpr int CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16;
-constexpr int CU_JIT_ERROR_LOG_BUFFER = 5;
-constexpr int CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
-
-/// The most device memory a pool takes without tc_options.device_memory_bytes.
-constexpr uint64_t kDevicePoolBytes = uint64_t(1) << 30;
-
-/// The driver entry points, resolved once.
-struct Driver {
-  CUresult (*cuInit)(unsigned);
-  CUresult (*cuDeviceGetCount)(int *);
-  CUresult (*cuDeviceGet)(CUdevice *, int);
-  CUresult (*cuDeviceGetName)(char *, int, CUdevice);
-  CUresult (*cuDeviceGetAttribute)(int *, int, CUdevice);
-  CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice);
-  CUresult (*cuDevicePrimaryCtxRelease)(CUdevice);
-  CUresult (*cuCtxSetCurrent)(CUcontext);
-  CUresult (*cuCtxSynchronize)();
-  CUresult (*cuMemAlloc)(CUdeviceptr *, size_t);
-  CUresult (*cuMemFree)(CUdeviceptr);
-  CUresult (*cuMemsetD8)(CUdeviceptr, unsigned char, size_t);
-  CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void *, size_t);
-  CUresult (*cuMemcpyDtoH)(void *, CUdeviceptr, size_t);
-  CUresult (*cuModuleLoadDataEx)(CUmodule *, const void *, unsigned, int *,
-                                 void **);
-  CUresult (*cuModuleUnload)(CUmodule);
-  CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
-  CUresult (*cuModuleGetGlobal)(CUdeviceptr *, size_t *, CUmodule,
-                                const char *);
-  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
-                             unsigned, unsigned, unsigned, CUstream, void **,
-                             void **);
-  CUresult (*cuGetErrorString)(CUresult, const char **);
-  CUresult (*cuGetErrorName)(CUresult, const char **);
-};
-
-struct Loader {
-  pthread_once_t once = PTHREAD_ONCE_INIT;
-  tc_status status = TC_ERR_NO_DEVICE;
-  char why[512] = {0};
-  Driver drv{};
-  CUdevice device = 0;
-  CUcontext primary = nullptr;
-  int smCount = 1;
-  char deviceName[128] = {0};
-};
-
-Loader loader;
-
-const char *errorText(CUresult r) {
+const char *tic::rt::cu::errorText(CUresult r) {
   const char *name = nullptr, *text = nullptr;
   if (loader.drv.cuGetErrorName)
     loader.drv.cuGetErrorName(r, &name);
@@ -101,6 +44,8 @@ const char *errorText(CUresult r) {
                 text ? text : "no description");
   return buf;
 }
+
+namespace {
 
 template <typename Fn> bool resolve(void *lib, const char *name, Fn &out) {
   void *p = dlsym(lib, name);
@@ -174,48 +119,37 @@ void loadDriver() {
                          l.device);
   if (l.smCount < 1)
     l.smCount = 1;
+  // Optional: the device's memory and the virtual memory management API,
+  // with which pools reserve address space and grow (CudaPools.cpp).
+  size_t total = 0;
+  if (resolve(h, "cuDeviceTotalMem_v2", d.cuDeviceTotalMem) &&
+      d.cuDeviceTotalMem(&total, l.device) == CUDA_SUCCESS)
+    l.totalMemory = total;
+  bool vmm = resolve(h, "cuMemGetAllocationGranularity",
+                     d.cuMemGetAllocationGranularity) &&
+             resolve(h, "cuMemAddressReserve", d.cuMemAddressReserve) &&
+             resolve(h, "cuMemAddressFree", d.cuMemAddressFree) &&
+             resolve(h, "cuMemCreate", d.cuMemCreate) &&
+             resolve(h, "cuMemRelease", d.cuMemRelease) &&
+             resolve(h, "cuMemMap", d.cuMemMap) &&
+             resolve(h, "cuMemUnmap", d.cuMemUnmap) &&
+             resolve(h, "cuMemSetAccess", d.cuMemSetAccess);
+  size_t granularity = 0;
+  CUmemAllocationProp prop = devicePinned();
+  if (vmm && l.totalMemory &&
+      d.cuMemGetAllocationGranularity(&granularity, &prop,
+                                      CU_MEM_ALLOC_GRANULARITY_MINIMUM) ==
+          CUDA_SUCCESS &&
+      granularity > 0 && (granularity & (granularity - 1)) == 0)
+    l.granularity = granularity;
   l.status = TC_OK;
-}
-
-/// Makes the primary context current on the calling thread.
-bool makeCurrent() {
-  return loader.drv.cuCtxSetCurrent(loader.primary) == CUDA_SUCCESS;
 }
 
 } // namespace
 
-/// What a context on the device holds.
-struct tic::rt::CudaState {
-  CUdeviceptr rootAlloc =
-      0; // the root buffer's allocation (ctx->root: aligned)
-  CUmodule module = nullptr;
-  // Functions looked up so far, by kernel descriptor.
-  const tic_rt_cuda_kernel **keys = nullptr;
-  CUfunction *functions = nullptr;
-  int32_t numFunctions = 0, capFunctions = 0;
-  // Device copies of staged host memory, reused by later launches.
-  CUdeviceptr scratch = 0;
-  size_t scratchBytes = 0;
-  uint64_t launches = 0;
-  // The module's failure record (tic_rt_cuda_failure), 0 when it has none.
-  CUdeviceptr failure = 0;
-  // The memory of each pool (numPools entries) and the collect kernel
-  // (looked up once the module is loaded; null when it has none).
-  CUdeviceptr *poolMemory = nullptr;
-  int32_t numPools = 0;
-  bool collectLooked = false;
-  CUfunction collect = nullptr;
-  CUfunction collectEnd = nullptr; // ABI 6
-  // A TIC_RT_CUDA_FREES kernel was launched since the last collect.
-  bool freedSinceCollect = false;
-  // The access-rule validation of a module compiled with -g: its flag
-  // (__tic_ad_recording, i32) and state words (__tic_ad_state_<k>); 0 and
-  // none without.
-  CUdeviceptr adRecording = 0;
-  CUdeviceptr *adStates = nullptr;
-  size_t *adStateBytes = nullptr;
-  int32_t numAdStates = 0;
-};
+bool tic::rt::cu::makeCurrent() {
+  return loader.drv.cuCtxSetCurrent(loader.primary) == CUDA_SUCCESS;
+}
 
 namespace tic {
 namespace rt {
@@ -279,14 +213,12 @@ void cudaDestroyContext(tic_rt_context *ctx) {
       loader.drv.cuMemFree(s->rootAlloc);
     if (s->scratch)
       loader.drv.cuMemFree(s->scratch);
-    for (int32_t i = 0; i < s->numPools; ++i)
-      if (s->poolMemory[i])
-        loader.drv.cuMemFree(s->poolMemory[i]);
+    cudaFreePools(ctx);
     if (s->module)
       loader.drv.cuModuleUnload(s->module);
   }
   ctx->root = nullptr;
-  std::free(s->poolMemory);
+  std::free(s->pools);
   std::free(s->adStates);
   std::free(s->adStateBytes);
   std::free(s->keys);
@@ -297,83 +229,6 @@ void cudaDestroyContext(tic_rt_context *ctx) {
 }
 
 const char *cudaDeviceName() { return loader.deviceName; }
-
-tc_status cudaCreatePools(tic_rt_context *ctx) {
-  CudaState *s = ctx->cuda;
-  const char *mod = ctx->desc->name ? ctx->desc->name : "?";
-  int32_t numPools = ctx->desc->num_pools;
-  s->poolMemory = static_cast<CUdeviceptr *>(
-      std::calloc(size_t(numPools), sizeof(CUdeviceptr)));
-  if (!s->poolMemory)
-    return tic_rt_fail(nullptr, TC_ERR_OUT_OF_MEMORY,
-                       "cannot allocate the pool table");
-  s->numPools = numPools;
-  // What is left of the device memory budget after the root buffer is
-  // shared by the pools; without a budget each pool gets up to
-  // kDevicePoolBytes.
-  uint64_t budget = ctx->opts.device_memory_bytes;
-  uint64_t share = kDevicePoolBytes;
-  if (budget) {
-    uint64_t left = budget > ctx->rootSize ? budget - ctx->rootSize : 0;
-    share = left / uint64_t(numPools);
-  }
-  for (int32_t i = 0; i < numPools; ++i) {
-    tic_rt_pool_desc pd = ctx->desc->pools[i];
-    const char *n = pd.name ? pd.name : "?";
-    uint64_t size = (pd.element_size + 15) / 16 * 16;
-    if (size == 0)
-      return tic_rt_fail(nullptr, TC_ERR_INVALID_ARGUMENT,
-                         "module '%s': the cells of SNode '%s' have no size",
-                         mod, n);
-    // Every cell the node can have, and some for the threads whose hash
-    // insert loses a race (they give their entry back at once; pointer
-    // slots and list chunks are claimed before their cell is allocated).
-    uint64_t want = pd.max_elements + kPoolRaceRoom;
-    if (want > TIC_RT_POOL_MAX_ELEMENTS)
-      want = TIC_RT_POOL_MAX_ELEMENTS;
-    // ABI 6: the free and pending lists (4 bytes per cell each) follow
-    // the cells in the same allocation.
-    bool lists = ctx->desc->abi_version >= 6;
-    uint64_t perCell = size + (lists ? 8 : 0);
-    uint64_t cap = share / perCell < want ? share / perCell : want;
-    if (cap == 0)
-      return tic_rt_fail(nullptr, TC_ERR_OUT_OF_MEMORY,
-                         "module '%s': no device memory is left for the pool "
-                         "of SNode '%s' within tc_options.device_memory_bytes "
-                         "(%llu)",
-                         mod, n, (unsigned long long)budget);
-    CUresult r =
-        loader.drv.cuMemAlloc(&s->poolMemory[i], size_t(cap * perCell));
-    if (r != CUDA_SUCCESS) {
-      s->poolMemory[i] = 0;
-      return tic_rt_fail(nullptr, TC_ERR_OUT_OF_MEMORY,
-                         "cannot allocate %llu bytes of device memory for "
-                         "the pool of SNode '%s' on %s: %s",
-                         (unsigned long long)(cap * perCell), n,
-                         loader.deviceName, errorText(r));
-    }
-    tic_rt_pool_state st{};
-    st.base = s->poolMemory[i];
-    st.element_size = size;
-    st.capacity = cap;
-    st.max_elements = cap; // struct-fors over the pool stop here
-    if (lists) {
-      st.free_list = s->poolMemory[i] + cap * size;
-      st.pending_list = st.free_list + cap * 4;
-    }
-    size_t stateBytes =
-        lists ? sizeof(st) : offsetof(tic_rt_pool_state, free_list);
-    if ((r = loader.drv.cuMemsetD8(s->poolMemory[i], 0,
-                                   size_t(cap * perCell))) != CUDA_SUCCESS ||
-        (r = loader.drv.cuMemcpyHtoD(reinterpret_cast<CUdeviceptr>(ctx->root) +
-                                         pd.state_offset,
-                                     &st, stateBytes)) != CUDA_SUCCESS)
-      return tic_rt_fail(nullptr, TC_ERR_DEVICE,
-                         "cannot set up the pool of SNode '%s' on %s: %s", n,
-                         loader.deviceName, errorText(r));
-  }
-  return TC_OK;
-}
 
 } // namespace rt
 } // namespace tic
@@ -439,7 +294,9 @@ CUfunction lookupFunction(tic_rt_context *ctx, const tic_rt_cuda_kernel *k) {
   return f;
 }
 
-bool check(tic_rt_context *ctx, CUresult r, const char *what) {
+} // namespace
+
+bool tic::rt::cu::check(tic_rt_context *ctx, CUresult r, const char *what) {
   if (r == CUDA_SUCCESS)
     return true;
   reportKernelFailure(ctx, TC_ERR_DEVICE, "module '%s' on %s: %s failed: %s",
@@ -447,6 +304,8 @@ bool check(tic_rt_context *ctx, CUresult r, const char *what) {
                       loader.deviceName, what, errorText(r));
   return false;
 }
+
+namespace {
 
 /// The access-rule states of a module compiled with -g (its globals
 /// __tic_ad_recording and __tic_ad_state_0, _1, ...), once it is loaded;
@@ -516,9 +375,10 @@ void checkDeviceFailure(tic_rt_context *ctx) {
   else if (f.status == TC_ERR_OUT_OF_MEMORY)
     reportKernelFailure(ctx, TC_ERR_OUT_OF_MEMORY,
                         "%s%sSNode '%s' is out of device memory: its pool "
-                        "on %s holds %lld cells (tc_options."
-                        "device_memory_bytes shares the memory left by the "
-                        "fields among the pools)",
+                        "on %s holds %lld cells (a pool grows only between "
+                        "launches, where the host waits for the device: "
+                        "MODULE_sync, a field read; up to the device's "
+                        "memory or tc_options.device_memory_bytes)",
                         where[0] ? where : "", where[0] ? ": " : "", text,
                         loader.deviceName, (long long)f.extent);
   else
@@ -549,71 +409,6 @@ void cudaSetTapeRecording(tic_rt_context *ctx, bool on) {
   int32_t flag = on ? 1 : 0;
   check(ctx, loader.drv.cuMemcpyHtoD(s->adRecording, &flag, sizeof(flag)),
         "setting the access-rule flag");
-}
-
-void cudaCollectPools(tic_rt_context *ctx) {
-  CudaState *s = ctx->cuda;
-  if (!s || s->numPools == 0 || !s->module || !makeCurrent())
-    return;
-  bool abi6 = ctx->desc->abi_version >= 6;
-  if (!s->collectLooked) {
-    s->collectLooked = true;
-    if (loader.drv.cuModuleGetFunction(
-            &s->collect, s->module, TIC_RT_POOL_COLLECT_KERNEL) != CUDA_SUCCESS)
-      s->collect = nullptr;
-    if (abi6 && loader.drv.cuModuleGetFunction(
-                    &s->collectEnd, s->module,
-                    TIC_RT_POOL_COLLECT_END_KERNEL) != CUDA_SUCCESS)
-      s->collect = nullptr;
-  }
-  if (!s->collect)
-    return;
-  s->freedSinceCollect = false;
-  void *root = ctx->root;
-  void *params[] = {&root};
-  if (!abi6) {
-    // ABI 5: each thread recycles cells until none is pending, through a
-    // compare-and-swap on the pending stack's head: one block, since each
-    // success makes every other thread retry.
-    check(ctx,
-          loader.drv.cuLaunchKernel(s->collect, 1, 1, 1, 128, 1, 1, 0, nullptr,
-                                    params, nullptr),
-          TIC_RT_POOL_COLLECT_KERNEL);
-    return;
-  }
-  // ABI 6: a grid-stride loop over the pending cells' words, no atomics
-  // (a few blocks per multiprocessor; those past the work exit at once),
-  // then one thread sets the counts, in stream order.
-  if (check(ctx,
-            loader.drv.cuLaunchKernel(s->collect, unsigned(loader.smCount) * 4,
-                                      1, 1, 256, 1, 1, 0, nullptr, params,
-                                      nullptr),
-            TIC_RT_POOL_COLLECT_KERNEL))
-    check(ctx,
-          loader.drv.cuLaunchKernel(s->collectEnd, 1, 1, 1, 1, 1, 1, 0, nullptr,
-                                    params, nullptr),
-          TIC_RT_POOL_COLLECT_END_KERNEL);
-}
-
-void cudaPoolStats(tic_rt_context *ctx, int32_t pool, tic_rt_pool_stats *out) {
-  CudaState *s = ctx->cuda;
-  *out = tic_rt_pool_stats{};
-  tic_rt_pool_state st{};
-  tic_rt_pool_desc pd = poolDescAt(ctx->desc, pool);
-  // The members up to `live`: all an ABI 5 state has.
-  if (!s || pool < 0 || pool >= s->numPools || !makeCurrent() ||
-      !check(ctx,
-             loader.drv.cuMemcpyDtoH(&st,
-                                     reinterpret_cast<CUdeviceptr>(ctx->root) +
-                                         pd.state_offset,
-                                     offsetof(tic_rt_pool_state, free_list)),
-             "reading a pool's state"))
-    return;
-  out->element_size = st.element_size;
-  out->max_elements = st.max_elements;
-  out->reserved_bytes = out->committed_bytes = st.capacity * st.element_size;
-  out->live_elements = st.live > 0 ? uint64_t(st.live) : 0;
-  out->high_water = st.next < st.capacity ? st.next : st.capacity;
 }
 
 } // namespace rt
@@ -694,10 +489,13 @@ void tic_rt_cuda_launch(tic_rt_context *ctx, const tic_rt_cuda_kernel *kernel,
     return;
   if (kernel->flags & TIC_RT_CUDA_FREES)
     s->freedSinceCollect = true;
+  s->launchedSinceGrowth = true;
   if (kernel->flags & TIC_RT_CUDA_CHECKED) {
     // Report a failed check from this launch, as the CPU does.
-    if (check(ctx, loader.drv.cuCtxSynchronize(), kernel->name))
+    if (check(ctx, loader.drv.cuCtxSynchronize(), kernel->name)) {
       checkDeviceFailure(ctx);
+      cudaGrowPools(ctx);
+    }
   }
   if (numStages == 0)
     return;
@@ -722,8 +520,12 @@ void tic_rt_field_read(tic_rt_context *ctx, void *dst, const void *field,
       !check(ctx,
              loader.drv.cuMemcpyDtoH(dst, reinterpret_cast<CUdeviceptr>(field),
                                      size_t(bytes)),
-             "reading field memory"))
+             "reading field memory")) {
     std::memset(dst, 0, size_t(bytes));
+    return;
+  }
+  // The copy waited for the launches before it: the device is idle.
+  cudaGrowPools(ctx);
 }
 
 void tic_rt_field_write(tic_rt_context *ctx, void *field, const void *src,
@@ -756,8 +558,10 @@ tc_status tic_rt_sync(tic_rt_context *ctx) {
   if (!ctx || !ctx->cuda)
     return TC_OK;
   if (makeCurrent() &&
-      check(ctx, loader.drv.cuCtxSynchronize(), "waiting for the device"))
+      check(ctx, loader.drv.cuCtxSynchronize(), "waiting for the device")) {
     checkDeviceFailure(ctx);
+    cudaGrowPools(ctx);
+  }
   return tic_rt_take_kernel_status(ctx);
 }
 

@@ -114,8 +114,16 @@ inline const char *poolName(const tic_rt_module_desc *desc, int32_t i) {
 }
 /// The pools of a device context (ABI 5): device memory for each, zeroed,
 /// and its tic_rt_pool_state written to the device root buffer.
-/// The state offsets are checked (tic_rt_context_create).
+/// The state offsets are checked (tic_rt_context_create). With the driver's
+/// virtual memory API (ABI 6) each reserves address space for all its
+/// cells and maps part of it (CudaPools.cpp).
 tc_status cudaCreatePools(tic_rt_context *ctx);
+/// Frees the pools' device memory (the device is idle).
+void cudaFreePools(tic_rt_context *ctx);
+/// Where the host has just waited for the device (it is idle) and a kernel
+/// ran since the last look: maps more memory into each reserved pool whose
+/// bump index passed half of what is mapped, and raises its capacity.
+void cudaGrowPools(tic_rt_context *ctx);
 /// Launches the module's pool collect kernel (TIC_RT_POOL_COLLECT_KERNEL),
 /// asynchronously, when it has one and launched anything.
 void cudaCollectPools(tic_rt_context *ctx);
