@@ -12,7 +12,9 @@
 //    sm_80 runs on newer GPUs too);
 //  * launches are asynchronous on the legacy default stream: the host waits
 //    only where it touches device data (field reads and writes, stages,
-//    MODULE_sync), which the driver's ordering on that stream gives.
+//    MODULE_sync), which the driver's ordering on that stream gives; where
+//    it has waited after a launch, the pools of sparse SNodes may grow
+//    (CudaPools.cpp).
 //
 // Without a GPU or driver, every CUDA request fails with TC_ERR_NO_DEVICE
 // and a message saying why; TC_ARCH_ANY then falls back to the CPU.

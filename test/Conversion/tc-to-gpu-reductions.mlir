@@ -206,3 +206,33 @@ tc.kernel @max64() -> i64 {
 // NVVM:         nvvm.shfl.sync bfly
 // NVVM:         nvvm.barrier
 // NVVM:         llvm.atomicrmw fadd {{.*}} f64
+
+// -----
+
+// A block whose buffers (block_local) fill the 48 KiB of static shared
+// memory has no room for the slots: its reduction stays one atomic per warp.
+snode.tree @root {
+  snode.dense @d axes [0] shape [64] { snode.place @x : [f32] }
+}
+// CHECK-LABEL: gpu.func @full__par0(
+// CHECK-SAME:    workgroup(%{{[^ ]*}} : memref<12288xf32, #gpu.address_space<workgroup>>) kernel
+// CHECK:         gpu.shuffle xor %{{.*}}, %c1_i32
+// CHECK-NOT:     gpu.barrier
+// CHECK:         memref.atomic_rmw addf
+// CHECK-NEXT:  }
+// CHECK-NEXT:  gpu.return
+tc.kernel @full() -> f32 {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %zero = arith.constant 0.0 : f32
+  %s = memref.alloca() : memref<f32>
+  memref.store %zero, %s[] : memref<f32>
+  tc.parallel_for (%i) = (%c0) to (%c64) {
+    %buf = tc.block_buffer : memref<12288xf32>
+    %v = tc.load @x[%i] : f32
+    %o = memref.atomic_rmw addf %v, %s[] : (f32, memref<f32>) -> f32
+    tc.yield
+  }
+  %r = memref.load %s[] : memref<f32>
+  tc.return %r : f32
+}

@@ -207,6 +207,23 @@ static Value warpReduce(OpBuilder &b, Location loc, arith::AtomicRMWKind kind,
   return v;
 }
 
+/// Static shared memory a GPU block may use (48 KiB without opting in).
+constexpr int64_t kMaxSharedBytes = 48 * 1024;
+
+/// The shared memory `fn` takes: its workgroup attributions and the block
+/// buffers (tc.block_buffer) that become some.
+static int64_t sharedBytes(gpu::GPUFuncOp fn) {
+  auto bytes = [](MemRefType t) {
+    return t.getNumElements() *
+           int64_t((t.getElementType().getIntOrFloatBitWidth() + 7) / 8);
+  };
+  int64_t n = 0;
+  for (BlockArgument a : fn.getWorkgroupAttributions())
+    n += bytes(cast<MemRefType>(a.getType()));
+  fn.walk([&](tc::BlockBufferOp buf) { n += bytes(buf.getType()); });
+  return n;
+}
+
 /// tc.task @k__parN -> gpu.func @k__parN(root, captures..., total[, seed])
 /// kernel in the module's gpu.module: a grid-stride loop over [0, total)
 /// running the body on [lin, lin + 1), with the prologue and epilogue of
@@ -509,9 +526,11 @@ struct TaskToGPUFuncLowering : OpConversionPattern<tc::TaskOp> {
       Value lane = arith::IndexCastOp::create(rewriter, loc, i32, laneIdx);
       Value first = arith::CmpIOp::create(
           rewriter, loc, arith::CmpIPredicate::eq, lane, c32(0));
-      if (launched->second != 32) {
-        // One slot per warp of the largest block (1024 threads), in
-        // shared memory.
+      // One slot per warp of the largest block (1024 threads), in shared
+      // memory, where it fits beside the block's buffers (block_local).
+      int64_t slotBytes = 32 * int64_t((t.getIntOrFloatBitWidth() + 7) / 8);
+      if (launched->second != 32 &&
+          sharedBytes(fn) + slotBytes <= kMaxSharedBytes) {
         auto slotsTy = MemRefType::get(
             {32}, t, MemRefLayoutAttrInterface(),
             gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
