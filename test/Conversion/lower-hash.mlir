@@ -136,3 +136,37 @@ tc.kernel @blocks() {
   }
   tc.return
 }
+
+// Long lists below a hash: parallel over (entries, groups of 1024 of each
+// list's elements), so one long list runs on every thread; a group's loop
+// runs from group * 1024 to the list's length or the group's end. (The
+// lists of a hash cell's dense cells, serially.)
+snode.tree @lists {
+  snode.hash @hb axes [0] shape [8] {
+    snode.dense @cells axes [0] shape [2] {
+      snode.dynamic @dl axes [1] shape [3000] attributes {chunk = 128 : i64} { snode.place @p : [i32] }
+    }
+  }
+}
+// CHECK-LABEL: tc.kernel @long_lists
+// CHECK:       %[[N:.*]] = snode.pool_view
+// CHECK:       tc.parallel_for (%[[E:.*]], %[[G:.*]]) = (%{{.*}}, %{{.*}}) to (%{{.*}}, %[[C3:.*]]) {
+// CHECK:         snode.hash_entry %{{.*}}, @hb[%[[E]]]
+// CHECK:         scf.if
+// CHECK:           scf.for
+// CHECK:             %[[LEN:.*]] = snode.length
+// CHECK:             %[[LO:.*]] = arith.muli %[[G]], %[[C1024:.*]] overflow<nsw, nuw> : i32
+// CHECK:             %[[END:.*]] = arith.addi %[[LO]], %[[C1024]] overflow<nsw, nuw> : i32
+// CHECK:             %[[HI:.*]] = arith.minsi %[[END]], %[[LEN]] : i32
+// CHECK:             scf.for %{{.*}} = %[[LO]] to %[[HI]]
+// CHECK:               snode.load
+// DEVICE-LABEL: tc.kernel @long_lists
+// DEVICE:       tc.parallel_for (%{{.*}}, %[[G:.*]]) = (%{{.*}}, %{{.*}}) to (%{{.*}}, %{{.*}}) {
+// DEVICE:             arith.muli %[[G]], %{{.*}} overflow<nsw, nuw> : i32
+tc.kernel @long_lists() {
+  tc.struct_for @p (%i, %j) {
+    %v = tc.load @p[%i, %j] : i32
+    tc.yield
+  }
+  tc.return
+}

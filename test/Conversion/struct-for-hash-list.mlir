@@ -116,3 +116,35 @@ tc.kernel @lists() {
   }
   tc.return
 }
+
+// Long lists (3000 elements): the body's loop is also parallel over groups
+// of 1024 of each list's elements, its loop from group * 1024 to the
+// list's length or the group's end.
+snode.tree @t4 {
+  snode.hash @hl axes [0] shape [8] {
+    snode.dense @lc axes [0] shape [2] {
+      snode.dynamic @ll axes [1] shape [3000] attributes {chunk = 128 : i64} { snode.place @lp : [i32] }
+    }
+  }
+}
+// CHECK-LABEL: tc.kernel @long_lists
+// CHECK:       tc.parallel_for (%{{.*}}) = (%{{.*}}) to (%{{.*}}) {
+// CHECK:         tc.hash_entry @hl
+// CHECK:       tc.parallel_for (%{{.*}}, %[[G:.*]]) = (%{{.*}}, %{{.*}}) to (%{{.*}}, %c3_i64) : i64 {
+// CHECK:         tc.hash_entry @hl
+// CHECK:         scf.if
+// CHECK:           %[[G32:.*]] = arith.trunci %[[G]] : i64 to i32
+// CHECK:           scf.for
+// CHECK:             %[[LEN:.*]] = tc.length @ll
+// CHECK:             %[[LO:.*]] = arith.muli %[[G32]], %c1024_i32 overflow<nsw, nuw> : i32
+// CHECK:             %[[END:.*]] = arith.addi %[[LO]], %c1024_i32 overflow<nsw, nuw> : i32
+// CHECK:             %[[HI:.*]] = arith.minsi %[[END]], %[[LEN]] : i32
+// CHECK:             scf.for %{{.*}} = %[[LO]] to %[[HI]]
+// CHECK:               tc.load @lp
+tc.kernel @long_lists() {
+  tc.struct_for @lp (%i, %j) {
+    %v = tc.load @lp[%i, %j] : i32
+    tc.yield
+  }
+  tc.return
+}

@@ -296,6 +296,16 @@ static void decodeHashCell(OpBuilder &b, Location loc,
     fold(a, hash.shape[k], key[k]);
 }
 
+/// Elements of a dynamic node's lists that one parallel iteration runs
+/// serially: a long list runs on every thread, a group at a time.
+static constexpr int64_t kListGroup = 1024;
+
+/// The groups of kListGroup elements of a list of dynamic node `list`.
+static int64_t listGroups(const snode::NodeLayout &list) {
+  int64_t len = list.cellIndexShape.back();
+  return (len + kListGroup - 1) / kListGroup;
+}
+
 /// Serial loops at `ib` over the lists of dynamic node `list` in the active
 /// cell `cell` of node `outer` (a hash node, a listed pointer node), then
 /// over each list's elements up to its length (with `group`, only those of
@@ -454,6 +464,12 @@ buildHashLoop(OpBuilder &b, tc::StructForOp sf, const snode::NodeLayout &hash,
     else if (sub == 1)
       elements = elementRatios(hash, deep, shape);
   }
+  // Lists: also parallel over groups of their elements (one long list runs
+  // on every thread).
+  int64_t groups =
+      deep.kind == snode::SNodeKind::Dynamic ? listGroups(deep) : 1;
+  if (groups > 1)
+    elements.assign({groups});
   Value n = tc::HashEntriesOp::create(b, loc, i32, hash.name);
   auto [pf, entry, ib] =
       buildEntryLoop(b, loc, hash, n, split ? sub : 1, elements);
@@ -476,7 +492,8 @@ buildHashLoop(OpBuilder &b, tc::StructForOp sf, const snode::NodeLayout &hash,
     splitCell(ib, loc, deepCell, deep.cellIndexShape, shape,
               /*nonNegative=*/false, indices, given);
   } else if (deep.kind == snode::SNodeKind::Dynamic) {
-    visitListElements(ib, loc, cell, hash, deep, indices);
+    visitListElements(ib, loc, cell, hash, deep, indices,
+                      groups > 1 ? given.front() : Value(), kListGroup);
   } else {
     visitElements(ib, loc, cell, hash, deep, shape, /*nonNegative=*/false,
                   indices, given);
@@ -613,8 +630,15 @@ static tc::ParallelForOp buildCachedHashLoop(
     OpBuilder eb = ifCount.getElseBodyBuilder();
     scf::YieldOp::create(eb, loc, total);
   }
-  auto pf = tc::ParallelForOp::create(b, loc, ValueRange{c64(b, 0)},
-                                      ValueRange{ifCount.getResult(0)});
+  // Lists: also parallel over groups of their elements.
+  int64_t groups =
+      deep.kind == snode::SNodeKind::Dynamic ? listGroups(deep) : 1;
+  SmallVector<Value> lbs{c64(b, 0)}, ubs{ifCount.getResult(0)};
+  if (groups > 1) {
+    lbs.push_back(c64(b, 0));
+    ubs.push_back(c64(b, groups));
+  }
+  auto pf = tc::ParallelForOp::create(b, loc, lbs, ubs);
   Block *outer = &pf.getBody().front();
   OpBuilder ob = OpBuilder::atBlockEnd(outer);
   tc::YieldOp::create(ob, loc);
@@ -668,7 +692,11 @@ static tc::ParallelForOp buildCachedHashLoop(
     splitCell(ib, loc, deepCell, deep.cellIndexShape, shape,
               /*nonNegative=*/false, indices);
   else if (deep.kind == snode::SNodeKind::Dynamic)
-    visitListElements(ib, loc, cell, hash, deep, indices);
+    visitListElements(ib, loc, cell, hash, deep, indices,
+                      groups > 1 ? Value(arith::TruncIOp::create(
+                                       ib, loc, i32, outer->getArgument(1)))
+                                 : Value(),
+                      kListGroup);
   else
     visitElements(ib, loc, cell, hash, deep, shape, /*nonNegative=*/false,
                   indices);
@@ -686,7 +714,6 @@ static tc::ParallelForOp buildCachedHashLoop(
 ///       body with (%c..., %j)
 ///
 /// (a dynamic node holds only fields: its elements are the loop's).
-static constexpr int64_t kListGroup = 1024;
 static tc::ParallelForOp buildListLoop(OpBuilder &b, tc::StructForOp sf,
                                        const snode::NodeLayout &node,
                                        SmallVectorImpl<Value> &indices) {
@@ -844,11 +871,8 @@ static tc::ParallelForOp buildCachedListLoop(
   // those below the list's count (read in each iteration) run the body.
   // Long lists below the node: also parallel over groups of their
   // elements (one long list runs on every thread).
-  int64_t groups = 1;
-  if (deep.kind == snode::SNodeKind::Dynamic) {
-    int64_t len = deep.cellIndexShape.back();
-    groups = (len + kListGroup - 1) / kListGroup;
-  }
+  int64_t groups =
+      deep.kind == snode::SNodeKind::Dynamic ? listGroups(deep) : 1;
   // On a GPU the elements of a listed cell are parallel too, as in
   // Taichi's struct-fors (a thread per element, the cell's elements on
   // consecutive threads: coalesced): a thread per cell looping over its
