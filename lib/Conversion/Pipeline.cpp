@@ -27,8 +27,10 @@ void tic::buildTargetNeutralPipeline(mlir::OpPassManager &pm,
   // it has lifted already).
   pm.addPass(createLiftControlFlow());
   pm.addPass(createAllocateLayout()); // keeps a layout recorded before
-  if (options.cuda)
+  if (options.cuda) {
+    pm.addPass(createOffloadHostLoops());
     pm.addPass(createOffloadSparseAccess());
+  }
   // bit_vectorize(32) kernels: loops over words (they must not reach the
   // struct-for lowering as loops over lanes).
   pm.addPass(createBitVectorize());

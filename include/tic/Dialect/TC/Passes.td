@@ -232,6 +232,26 @@ def OutlineTasks : Pass<"tic-outline-tasks", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }
 
+def OffloadHostLoops : Pass<"tic-offload-host-loops", "::mlir::ModuleOp"> {
+  let summary = "Run host code's loops over fields as one-thread loops";
+  let description = [{
+    For --target=cuda: kernel code outside parallel loops runs on the host,
+    where each field access is a copy to or from the device, and a copy
+    waits for the launches in flight: a serial loop over a field there
+    (`if c { for k in range(n) { a[k] = ... } }`) waits once per element.
+    Such a loop (`scf.for` or `scf.while` outside parallel loops, not
+    inside another such loop, touching a field or a cell of an SNode) is
+    wrapped whole in a serialized one-iteration `tc.parallel_for`, one GPU
+    thread (as Taichi runs a kernel's serial code on the device); its
+    results come out through kernel-scope variables (`memref.alloca`),
+    which launches stage. A loop that prints, draws random numbers or asks
+    for the thread count stays host code (its output order, its random
+    stream and its answer would change).
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def OffloadSparseAccess : Pass<"tic-offload-sparse-access", "::mlir::ModuleOp"> {
   let summary = "Run host code's accesses to pointer, dynamic and hash fields as one-thread loops";
   let description = [{
