@@ -107,6 +107,22 @@ run)
       tail -n 15 "$work/$name.log" | sed 's/^/    /'
     fi
   done
+  # The pools' growth (docs/cuda.md, "Sparse SNodes"): sparse_pool_growth
+  # needs more cells than its pools map at first; with fixed pools it must
+  # run out of memory.
+  growth="$dir/tests/sparse_pool_growth"
+  if [ -x "$growth" ] && { [ -z "${TIC_GPU_TESTS:-}" ] ||
+    [[ " $TIC_GPU_TESTS " == *" sparse_pool_growth "* ]]; }; then
+    if (cd "$work" && TIC_ARCH=cuda TIC_CUDA_FIXED_POOLS=1 timeout 300 \
+      "$growth") >"$work/fixed_pools.log" 2>&1; then
+      echo "sparse_pool_growth with TIC_CUDA_FIXED_POOLS=1 passed: the" \
+        "pools did not need to grow (unexpected)"
+    else
+      echo "sparse_pool_growth with TIC_CUDA_FIXED_POOLS=1 fails, as it" \
+        "must: $(grep -m1 -o 'out of device memory[^(]*' \
+        "$work/fixed_pools.log" || tail -n 1 "$work/fixed_pools.log")"
+    fi
+  fi
   echo
   [ -n "${TIC_GPU_TESTS:-}" ] || bash "$0" bench "$dir"
   echo
