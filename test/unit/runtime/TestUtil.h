@@ -17,7 +17,7 @@ inline const char *const kFieldNames[] = {"u", "v"};
 /// A module descriptor like the ones the compiler emits.
 inline tic_rt_module_desc makeDesc(uint64_t rootSize = 1024,
                                    uint64_t rootAlign = 0) {
-  tic_rt_module_desc d;
+  tic_rt_module_desc d{}; // members not set below (ptx, ...) are null
   d.abi_version = TIC_RT_ABI_VERSION;
   d.name = "testmod";
   d.root_size = rootSize;
