@@ -18,6 +18,7 @@
 //                                              %r = memref.load %slot[]
 //
 //===----------------------------------------------------------------------===//
+#include "SerialUnit.h"
 #include "tic/Dialect/TC/Passes.h"
 #include "tic/Dialect/TC/TCDialect.h"
 
@@ -103,25 +104,8 @@ struct OffloadHostLoopsPass
     SmallVector<Operation *> loops;
     getOperation().walk(
         [&](tc::KernelOp kernel) { collect(kernel.getBody(), loops); });
-    for (Operation *loop : loops) {
-      OpBuilder b(loop);
-      Location loc = loop->getLoc();
-      SmallVector<Value> slots;
-      for (Type t : loop->getResultTypes())
-        slots.push_back(
-            memref::AllocaOp::create(b, loc, MemRefType::get({}, t)));
-      auto unit = tc::ParallelForOp::createSerialUnit(b, loc);
-      OpBuilder ib(unit.getBody().front().getTerminator());
-      Operation *moved = ib.clone(*loop);
-      for (auto [r, slot] : llvm::zip_equal(moved->getResults(), slots))
-        memref::StoreOp::create(ib, loc, r, slot);
-      b.setInsertionPointAfter(unit);
-      for (auto [r, slot] : llvm::zip_equal(loop->getResults(), slots)) {
-        Value v = memref::LoadOp::create(b, loc, slot);
-        r.replaceAllUsesWith(v);
-      }
-      loop->erase();
-    }
+    for (Operation *loop : loops)
+      moveIntoSerialUnit(loop);
   }
 };
 

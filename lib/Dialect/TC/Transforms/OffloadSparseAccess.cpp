@@ -17,6 +17,7 @@
 //                                %v = memref.load %slot[]
 //
 //===----------------------------------------------------------------------===//
+#include "SerialUnit.h"
 #include "tic/Dialect/SNode/SNodeLayout.h"
 #include "tic/Dialect/TC/Passes.h"
 #include "tic/Dialect/TC/TCDialect.h"
@@ -84,23 +85,8 @@ struct OffloadSparseAccessPass
         worklist.push_back(op);
       });
     });
-    for (Operation *op : worklist) {
-      OpBuilder b(op);
-      Location loc = op->getLoc();
-      SmallVector<Value> slots;
-      for (Type t : op->getResultTypes())
-        slots.push_back(
-            memref::AllocaOp::create(b, loc, MemRefType::get({}, t)));
-      auto loop = tc::ParallelForOp::createSerialUnit(b, loc);
-      OpBuilder ib(loop.getBody().front().getTerminator());
-      Operation *moved = ib.clone(*op);
-      for (auto [r, slot] : llvm::zip(moved->getResults(), slots))
-        memref::StoreOp::create(ib, loc, r, slot);
-      b.setInsertionPointAfter(loop);
-      for (auto [r, slot] : llvm::zip(op->getResults(), slots))
-        r.replaceAllUsesWith(memref::LoadOp::create(b, loc, slot).getResult());
-      op->erase();
-    }
+    for (Operation *op : worklist)
+      moveIntoSerialUnit(op);
   }
 };
 
