@@ -345,20 +345,40 @@ void cudaGrowPools(tic_rt_context *ctx) {
   s->launchedSinceGrowth = false;
   uint64_t budget = ctx->opts.device_memory_bytes;
   uint64_t used = ctx->rootSize;
-  for (int32_t i = 0; i < s->numPools; ++i)
-    used += poolBytes(s->pools[i]);
+  // The states of the pools that may grow: read at once (one copy of the
+  // root buffer's span from the first to the last).
+  uint64_t lo = UINT64_MAX, hi = 0;
+  for (int32_t i = 0; i < s->numPools; ++i) {
+    const DevicePool &p = s->pools[i];
+    used += poolBytes(p);
+    if (p.va && p.mapped < p.reserved) {
+      lo = p.stateOffset < lo ? p.stateOffset : lo;
+      uint64_t end = p.stateOffset + sizeof(tic_rt_pool_state);
+      hi = end > hi ? end : hi;
+    }
+  }
+  if (hi <= lo)
+    return;
+  char *states = static_cast<char *>(std::malloc(size_t(hi - lo)));
+  if (!states)
+    return;
+  if (!check(ctx,
+             loader.drv.cuMemcpyDtoH(
+                 states, reinterpret_cast<CUdeviceptr>(ctx->root) + lo,
+                 size_t(hi - lo)),
+             "reading the pools' states")) {
+    std::free(states);
+    return;
+  }
   for (int32_t i = 0; i < s->numPools; ++i) {
     DevicePool &p = s->pools[i];
     if (!p.va || p.mapped >= p.reserved)
       continue;
-    uint64_t next = 0;
-    if (!check(ctx,
-               loader.drv.cuMemcpyDtoH(
-                   &next,
-                   stateAddress(ctx, p, offsetof(tic_rt_pool_state, next)),
-                   sizeof(next)),
-               "reading a pool's state"))
-      return;
+    uint64_t next;
+    std::memcpy(&next,
+                states + (p.stateOffset - lo) +
+                    offsetof(tic_rt_pool_state, next),
+                sizeof(next));
     if (next < p.mapped / 2)
       continue;
     uint64_t target = next > p.mapped ? 2 * next : 2 * p.mapped;
@@ -377,8 +397,9 @@ void cudaGrowPools(tic_rt_context *ctx) {
     mapUpTo(p, target, true);
     used += poolBytes(p) - before;
     if (p.mapped > old && !publishCapacity(ctx, p))
-      return;
+      break;
   }
+  std::free(states);
 }
 
 void cudaCollectPools(tic_rt_context *ctx) {
