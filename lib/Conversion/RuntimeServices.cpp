@@ -361,6 +361,20 @@ struct PoolViewLowering : ServicePattern<snode::PoolViewOp> {
   }
 };
 
+/// snode.pool_bound -> the target's hook (CPU: tic_rt_snode_pool_bound).
+struct PoolBoundLowering : ServicePattern<snode::PoolBoundOp> {
+  using ServicePattern::ServicePattern;
+  LogicalResult lower(snode::PoolBoundOp op, OpAdaptor, const FunctionEnv &env,
+                      ConversionPatternRewriter &rewriter) const override {
+    const snode::NodeLayout *n = poolNode(op, layout, op.getNode());
+    if (!n)
+      return failure();
+    return replaceOrReject(
+        op, target.poolBound(rewriter, op.getLoc(), n->poolIndex, env),
+        rewriter);
+  }
+};
+
 /// snode.hash_block -> the target's hook (CPU: tic_rt_hash_block).
 struct HashBlockLowering : ServicePattern<snode::HashBlockOp> {
   using ServicePattern::ServicePattern;
@@ -384,20 +398,21 @@ void tic::populateTCRuntimeToLLVMPatterns(RewritePatternSet &patterns,
                                           const TargetInfo &target,
                                           const FunctionEnvs &envs,
                                           const snode::SNodeLayout &layout) {
-  patterns
-      .add<RandomLowering, NumThreadsLowering, ThreadIndexLowering,
-           ScratchLowering, PrintLowering, AssertLowering, BoundsCheckLowering,
-           RecordAccessLowering, RootPtrLowering, AllocCellLowering,
-           FreeCellLowering, PoolViewLowering, HashBlockLowering>(
-          patterns.getContext(), target, envs, layout);
+  patterns.add<RandomLowering, NumThreadsLowering, ThreadIndexLowering,
+               ScratchLowering, PrintLowering, AssertLowering,
+               BoundsCheckLowering, RecordAccessLowering, RootPtrLowering,
+               AllocCellLowering, FreeCellLowering, PoolViewLowering,
+               PoolBoundLowering, HashBlockLowering>(patterns.getContext(),
+                                                     target, envs, layout);
   populateTCNDArrayToLLVMPatterns(patterns);
 }
 
 void tic::addTCRuntimeIllegalOps(ConversionTarget &target) {
-  target.addIllegalOp<tc::RandomOp, tc::NumThreadsOp, tc::ThreadIndexOp,
-                      tc::ScratchOp, tc::PrintOp, tc::AssertOp,
-                      tc::BoundsCheckOp, ad::RecordAccessOp, snode::RootPtrOp,
-                      snode::AllocCellOp, snode::FreeCellOp, snode::PoolViewOp,
-                      snode::HashBlockOp, tc::NDArrayLoadOp, tc::NDArrayStoreOp,
-                      tc::NDArrayAtomicRMWOp, tc::NDArrayDimOp>();
+  target
+      .addIllegalOp<tc::RandomOp, tc::NumThreadsOp, tc::ThreadIndexOp,
+                    tc::ScratchOp, tc::PrintOp, tc::AssertOp, tc::BoundsCheckOp,
+                    ad::RecordAccessOp, snode::RootPtrOp, snode::AllocCellOp,
+                    snode::FreeCellOp, snode::PoolViewOp, snode::PoolBoundOp,
+                    snode::HashBlockOp, tc::NDArrayLoadOp, tc::NDArrayStoreOp,
+                    tc::NDArrayAtomicRMWOp, tc::NDArrayDimOp>();
 }

@@ -140,6 +140,23 @@ int32_t tic_rt_snode_pool_used(tic_rt_context *ctx, int32_t pool) {
   return s.high_water > uint64_t(INT32_MAX) ? INT32_MAX : int32_t(s.high_water);
 }
 
+int32_t tic_rt_snode_pool_bound(tic_rt_context *ctx, int32_t pool) {
+  if (!ctx || pool < 0 || pool >= ctx->numPools)
+    return 0;
+  uint64_t n;
+  if (ctx->cuda) {
+    n = tic::rt::cudaPoolBound(ctx, pool);
+  } else {
+    const tic_rt_pool_state *st = tic_rt_pool_get_state(ctx->pools[pool]);
+    if (!st)
+      return tic_rt_snode_pool_used(ctx, pool);
+    n = st->next;
+    if (n > st->max_elements)
+      n = st->max_elements;
+  }
+  return n > uint64_t(INT32_MAX) ? INT32_MAX : int32_t(n);
+}
+
 tc_status tic_rt_memory_stats(tic_rt_context *ctx, const char *snode,
                               tc_memory_stats *stats) {
   if (!ctx || !stats)

@@ -446,6 +446,11 @@ void cudaCollectPools(tic_rt_context *ctx) {
           TIC_RT_POOL_COLLECT_END_KERNEL);
 }
 
+uint64_t cudaPoolBound(const tic_rt_context *ctx, int32_t pool) {
+  const CudaState *s = ctx->cuda;
+  return s && pool >= 0 && pool < s->numPools ? s->pools[pool].mapped : 0;
+}
+
 void cudaPoolStats(tic_rt_context *ctx, int32_t pool, tic_rt_pool_stats *out) {
   CudaState *s = ctx->cuda;
   *out = tic_rt_pool_stats{};

@@ -133,6 +133,9 @@ void collectPools(tic_rt_context *ctx);
 /// A tape starts (`on`: the module's access-rule states cleared, its flag
 /// set) or ends (the flag cleared) on a device context compiled with -g.
 void cudaSetTapeRecording(tic_rt_context *ctx, bool on);
+/// The elements mapped for device pool `pool` now: at least its count at
+/// the next launch (no wait; tic_rt_snode_pool_bound).
+uint64_t cudaPoolBound(const tic_rt_context *ctx, int32_t pool);
 /// Statistics of device pool `pool` (waits for the device).
 void cudaPoolStats(tic_rt_context *ctx, int32_t pool, tic_rt_pool_stats *out);
 

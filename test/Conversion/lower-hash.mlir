@@ -72,9 +72,17 @@ tc.kernel @put3(%i: i32, %v: f32) {
 // CSE:               snode.load %{{.*}}, @x[0] : f32
 // For a GPU (device=true) the elements of the cell are parallel too: a
 // thread per element, each testing its entry's flag.
+// On a GPU, a loop that inserts no entry into the hash is bounded on the
+// host by the pool's mapped elements (no copy from the device, which would
+// wait for the launches in flight), and each thread stops at the count it
+// reads (the loop's limit).
 // DEVICE-LABEL: tc.kernel @sum
-// DEVICE:       %{{.*}}, %[[N:.*]] = snode.pool_view @h : !llvm.ptr, i32
-// DEVICE:       tc.parallel_for (%[[E:.*]], %[[R0:.*]], %[[R1:.*]]) = (%{{.*}}, %{{.*}}, %{{.*}}) to (%[[N]], %[[C4:.*]], %[[C3:.*]]) {
+// DEVICE-NOT:   snode.pool_view
+// DEVICE:       %[[B:.*]] = snode.pool_bound @h : i32
+// DEVICE:       tc.parallel_for (%[[E:.*]], %[[R0:.*]], %[[R1:.*]]) = (%{{.*}}, %{{.*}}, %{{.*}}) to (%[[B]], %[[C4:.*]], %[[C3:.*]]) limit {
+// DEVICE-NEXT:    %{{.*}}, %[[N:.*]] = snode.pool_view @h : !llvm.ptr, i32
+// DEVICE-NEXT:    tc.yield %[[N]] : i32
+// DEVICE-NEXT:  } {
 // DEVICE:         %[[A:.*]], %[[K:.*]]:2 = snode.hash_entry %{{.*}}, @h[%[[E]]] : !llvm.ptr -> i1, i32, i32
 // DEVICE:         scf.if %[[A]] {
 // DEVICE-NOT:       scf.for
@@ -87,6 +95,50 @@ tc.kernel @sum() {
   tc.struct_for @x (%i, %j) {
     %v = tc.load @x[%i, %j] : f32
     tc.store %v, @out[] : f32
+    tc.yield
+  }
+  tc.return
+}
+
+// Writes to the loop's own cells (known active) insert nothing: limited on
+// the device. A write to a neighbour, an activation or an append below the
+// hash may insert an entry that a thread starting later would then see:
+// the host reads the count before the launch (a snapshot, as on the CPU).
+// DEVICE-LABEL: tc.kernel @scale_own
+// DEVICE:       snode.pool_bound @h
+// DEVICE:       tc.parallel_for {{.*}} limit {
+tc.kernel @scale_own() {
+  tc.struct_for @x (%i, %j) {
+    %v = tc.load @x[%i, %j] : f32
+    %w = arith.addf %v, %v : f32
+    tc.store %w, @x[%i, %j] : f32
+    tc.yield
+  }
+  tc.return
+}
+// DEVICE-LABEL: tc.kernel @push_right
+// DEVICE-NOT:   snode.pool_bound
+// DEVICE:       %{{.*}}, %[[N:.*]] = snode.pool_view @h : !llvm.ptr, i32
+// DEVICE:       tc.parallel_for {{.*}} to (%[[N]], %{{.*}}, %{{.*}}) {
+tc.kernel @push_right() {
+  tc.struct_for @x (%i, %j) {
+    %c1 = arith.constant 1 : i32
+    %v = tc.load @x[%i, %j] : f32
+    %j1 = arith.addi %j, %c1 : i32
+    tc.store %v, @x[%i, %j1] : f32
+    tc.yield
+  }
+  tc.return
+}
+// DEVICE-LABEL: tc.kernel @wake
+// DEVICE-NOT:   snode.pool_bound
+// DEVICE:       %{{.*}}, %[[N:.*]] = snode.pool_view @h : !llvm.ptr, i32
+// DEVICE:       tc.parallel_for {{.*}} to (%[[N]], %{{.*}}, %{{.*}}) {
+tc.kernel @wake() {
+  tc.struct_for @x (%i, %j) {
+    %c4 = arith.constant 4 : i32
+    %i4 = arith.addi %i, %c4 : i32
+    tc.activate @h[%i4, %j]
     tc.yield
   }
   tc.return
@@ -121,7 +173,8 @@ snode.tree @t2 {
 // CHECK:               scf.for
 // CHECK:                 snode.load %{{.*}}, @z[0] : f32
 // DEVICE-LABEL: tc.kernel @blocks
-// DEVICE:       tc.parallel_for (%[[E:.*]], %[[L:.*]], %[[X:.*]], %[[Y:.*]]) = (%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) to (%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) {
+// DEVICE:       %[[B:.*]] = snode.pool_bound @hp : i32
+// DEVICE:       tc.parallel_for (%[[E:.*]], %[[L:.*]], %[[X:.*]], %[[Y:.*]]) = (%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) to (%[[B]], %{{.*}}, %{{.*}}, %{{.*}}) limit {
 // DEVICE:         snode.hash_entry %{{.*}}, @hp[%[[E]]]
 // DEVICE:           snode.is_active pointer %{{.*}}, @pp[%{{.*}}] : i32
 // DEVICE:           scf.if
@@ -161,7 +214,7 @@ snode.tree @lists {
 // CHECK:             scf.for %{{.*}} = %[[LO]] to %[[HI]]
 // CHECK:               snode.load
 // DEVICE-LABEL: tc.kernel @long_lists
-// DEVICE:       tc.parallel_for (%{{.*}}, %[[G:.*]]) = (%{{.*}}, %{{.*}}) to (%{{.*}}, %{{.*}}) {
+// DEVICE:       tc.parallel_for (%{{.*}}, %[[G:.*]]) = (%{{.*}}, %{{.*}}) to (%{{.*}}, %{{.*}}) limit {
 // DEVICE:             arith.muli %[[G]], %{{.*}} overflow<nsw, nuw> : i32
 tc.kernel @long_lists() {
   tc.struct_for @p (%i, %j) {

@@ -88,3 +88,47 @@ tc.kernel @two() {
 snode.tree @root {
   snode.dense @d axes [0, 1] shape [4, 8] { snode.place @g : [f32] }
 }
+
+// -----
+
+// A loop with a limit: each task instance evaluates it in its prologue and
+// stops its range at (limit - lo0) times the other dimensions' extents,
+// the linear number of the first iteration whose first index reaches it
+// (tc.range_end); the launch keeps the host's bound. Values the limit uses
+// from the kernel are captured.
+// CHECK-LABEL: tc.kernel @limited(
+// CHECK-SAME:    %[[H:.*]]: i32, %[[M:.*]]: i32)
+// CHECK:         tc.launch @limited__par0(%[[M]], %[[H]]) total %{{.*}} : i32, i32
+// CHECK-LABEL: tc.task @limited__par0 {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i64, %[[E:.*]]: i64, %[[TM:.*]]: i32, %[[TH:.*]]: i32):
+// CHECK-DAG:     %[[LO:.*]] = arith.constant 1 : i32
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : i64
+// CHECK:         %[[LO64:.*]] = arith.extsi %[[LO]] : i32 to i64
+// CHECK:         arith.maxsi %{{.*}}, %[[C0]] : i64
+// CHECK:         %[[N1:.*]] = arith.maxsi %{{.*}}, %[[C0]] : i64
+// CHECK:         %[[L:.*]] = arith.addi %[[TM]], %[[TM]] : i32
+// CHECK:         %[[L64:.*]] = arith.extsi %[[L]] : i32 to i64
+// CHECK:         %[[D:.*]] = arith.subi %[[L64]], %[[LO64]] : i64
+// CHECK:         %[[F:.*]] = arith.maxsi %[[D]], %[[C0]] : i64
+// CHECK:         %[[STOP:.*]] = arith.muli %[[F]], %[[N1]] : i64
+// CHECK:         %[[END:.*]] = arith.minsi %[[E]], %[[STOP]] {tc.range_end} : i64
+// CHECK:         scf.while (%[[LIN:.*]] = %[[B]]) : (i64) -> i64 {
+// CHECK:           arith.cmpi slt, %[[LIN]], %[[END]] : i64
+// CHECK:         } do {
+// CHECK:           arith.subi %[[END]], %{{.*}} : i64
+// CHECK:         } attributes {tc.iterations}
+tc.kernel @limited(%h: i32, %m: i32) {
+  %c1 = arith.constant 1 : i32
+  %c5 = arith.constant 5 : i32
+  tc.parallel_for (%i, %j) = (%c1, %c1) to (%h, %c5) limit {
+    %l = arith.addi %m, %m : i32
+    tc.yield %l : i32
+  } {
+    tc.store %c5, @g[%i, %j] : i32
+    tc.yield
+  }
+  tc.return
+}
+snode.tree @root {
+  snode.dense @d axes [0, 1] shape [64, 8] { snode.place @g : [i32] }
+}

@@ -96,3 +96,16 @@ tc.kernel @view() -> i32 {
   %base, %n = snode.pool_view @p : !llvm.ptr, i32
   tc.return %n : i32
 }
+
+// The host's bound without reading device memory: a runtime call with the
+// pool's number (tic_rt_snode_pool_bound: the count on a CPU context, the
+// elements mapped on a GPU).
+// CHECK-LABEL: func.func @bound(
+// CHECK-SAME:    %[[CTX:.*]]: !llvm.ptr
+// CHECK:       %[[B:.*]] = llvm.call @tic_rt_snode_pool_bound(%[[CTX]], %c0_i32{{.*}}) : (!llvm.ptr, i32) -> i32
+// CHECK-NOT:   llvm.load
+// CHECK:       return %[[B]]
+tc.kernel @bound() -> i32 {
+  %n = snode.pool_bound @p : i32
+  tc.return %n : i32
+}

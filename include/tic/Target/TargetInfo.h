@@ -103,6 +103,13 @@ public:
                                 const FunctionEnv &env) const {
     return {};
   }
+  /// snode.pool_bound: at least the count of pool `pool`'s elements handed
+  /// out (i32), known to host code without reading device memory; a null
+  /// Value when the target has no host code (the op is then rejected).
+  virtual mlir::Value poolBound(mlir::OpBuilder &b, mlir::Location loc,
+                                int32_t pool, const FunctionEnv &env) const {
+    return {};
+  }
   /// Fresh element `index` (i64) of pool `pool` (of SNode `node`), at or
   /// past its `capacity` (i64): the element, or null (as !llvm.ptr) with
   /// the failure reported. The rest of allocating and freeing cells is the

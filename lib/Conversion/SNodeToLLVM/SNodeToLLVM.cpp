@@ -472,7 +472,8 @@ struct ConvertSNodeToLLVMPass
     ConversionTarget target(*ctx);
     target.addLegalDialect<LLVM::LLVMDialect, arith::ArithDialect,
                            scf::SCFDialect>();
-    target.addLegalOp<AllocCellOp, FreeCellOp, PoolViewOp, HashBlockOp>();
+    target.addLegalOp<AllocCellOp, FreeCellOp, PoolViewOp, PoolBoundOp,
+                      HashBlockOp>();
     target.addIllegalOp<
         GetChildOp, LookupOp, PlacePtrOp, IndexExtractOp, LinearizeOp, LoadOp,
         StoreOp, StoreFieldsOp, AtomicRMWOp, AtomicAddFieldsOp, IsActiveOp,

@@ -87,6 +87,12 @@ static void splitTask(tc::TaskOp task, SmallVectorImpl<Operation *> &prologue,
   };
   bool seenLoop = false, ok = false;
   for (Operation &op : body.without_terminator()) {
+    if (!seenLoop && op.hasAttr(tc::TaskOp::getRangeEndAttrName())) {
+      // The range's stop at the loop's limit: the caller's (the limit, its
+      // operand 1, is in the prologue).
+      ranged.insert(op.getResult(0));
+      continue;
+    }
     if (op.hasAttr(tc::TaskOp::getIterationsAttrName())) {
       seenLoop = ok = true;
       perRange.push_back(&op);
@@ -320,6 +326,18 @@ struct TaskToGPUFuncLowering : OpConversionPattern<tc::TaskOp> {
     splitTask(task, prologue, perRange, epilogue);
     for (Operation *op : prologue)
       rewriter.clone(*op, map);
+    // A loop's limit (tc.range_end = min(end, limit)): every thread's
+    // grid-stride loop stops at it, as read on the device.
+    // (When splitTask left everything per range, the stop is per range
+    // too.)
+    Value rangeEnd = task.getEnd();
+    for (Operation &op : task.getBody().front())
+      if (op.hasAttr(tc::TaskOp::getRangeEndAttrName()) &&
+          !llvm::is_contained(perRange, &op)) {
+        rangeEnd = op.getResult(0);
+        total = arith::MinSIOp::create(rewriter, loc, total,
+                                       map.lookup(op.getOperand(1)));
+      }
     // The marked loop over the range, when its one trip on a unit range
     // [lin, lin + 1) can be inlined: the 1-D scf.for from begin to end by 1,
     // or the N-D form of tic-outline-tasks (an scf.while over rows, whose
@@ -332,8 +350,7 @@ struct TaskToGPUFuncLowering : OpConversionPattern<tc::TaskOp> {
         continue;
       if (auto f = dyn_cast<scf::ForOp>(op)) {
         if (f.getLowerBound() == task.getBegin() &&
-            f.getUpperBound() == task.getEnd() &&
-            matchPattern(f.getStep(), m_One()))
+            f.getUpperBound() == rangeEnd && matchPattern(f.getStep(), m_One()))
           rangeLoop = f;
       } else if (auto w = dyn_cast<scf::WhileOp>(op)) {
         Block &before = w.getBefore().front();
@@ -342,8 +359,7 @@ struct TaskToGPUFuncLowering : OpConversionPattern<tc::TaskOp> {
         if (w.getInits().size() != 1 || w.getInits()[0] != task.getBegin() ||
             !cmp || cmp->getNextNode() != cond ||
             cmp.getPredicate() != arith::CmpIPredicate::slt ||
-            cmp.getLhs() != before.getArgument(0) ||
-            cmp.getRhs() != task.getEnd() ||
+            cmp.getLhs() != before.getArgument(0) || cmp.getRhs() != rangeEnd ||
             cond.getCondition() != cmp.getResult() ||
             cond.getArgs() != ValueRange(before.getArguments()))
           continue;
@@ -379,7 +395,9 @@ struct TaskToGPUFuncLowering : OpConversionPattern<tc::TaskOp> {
       IRMapping m = map;
       Value one = arith::ConstantIntOp::create(rewriter, loc, i64, 1);
       m.map(task.getBegin(), lin);
-      m.map(task.getEnd(), arith::AddIOp::create(rewriter, loc, lin, one));
+      Value next = arith::AddIOp::create(rewriter, loc, lin, one);
+      m.map(task.getEnd(), next);
+      m.map(rangeEnd, next);
       for (Operation *op : perRange) {
         if (op != rangeLoop) {
           rewriter.clone(*op, m);

@@ -844,6 +844,12 @@ LogicalResult PoolViewOp::verifySymbolUses(SymbolTableCollection &tables) {
       {SNodeKind::Pointer, SNodeKind::Dynamic, SNodeKind::Hash},
       "pointer, dynamic or hash", tables);
 }
+LogicalResult PoolBoundOp::verifySymbolUses(SymbolTableCollection &tables) {
+  return verifyNodeRefOfKind(
+      *this, getNode(),
+      {SNodeKind::Pointer, SNodeKind::Dynamic, SNodeKind::Hash},
+      "pointer, dynamic or hash", tables);
+}
 LogicalResult
 HashEntryIndexOp::verifySymbolUses(SymbolTableCollection &tables) {
   return verifyNodeRefOfKind(*this, getNode(), {SNodeKind::Hash}, "hash",

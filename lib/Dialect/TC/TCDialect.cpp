@@ -191,6 +191,21 @@ void ParallelForOp::build(OpBuilder &b, OperationState &st, ValueRange lbs,
   Block *entry = new Block();
   r->push_back(entry);
   for (Value v : lbs) entry->addArgument(v.getType(), st.location);
+  st.addRegion(); // limit: none
+}
+
+Value ParallelForOp::getLimitValue() {
+  if (getLimit().empty())
+    return {};
+  auto y = dyn_cast<YieldOp>(getLimit().front().getTerminator());
+  return y && y.getValues().size() == 1 ? y.getValues()[0] : Value();
+}
+
+Block *ParallelForOp::createLimitBlock() {
+  assert(getLimit().empty() && "the loop has a limit already");
+  Block *b = new Block();
+  getLimit().push_back(b);
+  return b;
 }
 
 ParallelForOp ParallelForOp::createSerialUnit(OpBuilder &b, Location loc) {
@@ -218,7 +233,44 @@ LogicalResult ParallelForOp::verifyRegions() {
       return emitOpError("all bounds must have the same type");
   if (failed(verifyLoopConfig(*this, getParallelize(), getBlockDim(), getGrain())))
     return failure();
+  if (!getLimit().empty()) {
+    if (!getLimit().hasOneBlock() || getLimit().front().getNumArguments())
+      return emitOpError("'limit' must be one block without arguments");
+    Block &lb = getLimit().front();
+    if (lb.empty() || !isa<YieldOp>(lb.back()))
+      return emitOpError("'limit' must end with tc.yield");
+    // (YieldOp's verifier checks the value.)
+    WalkResult w = getLimit().walk([&](Operation *inner) {
+      if (inner->hasTrait<OpTrait::IsTerminator>() && isa<YieldOp>(inner))
+        return WalkResult::advance();
+      auto mem = dyn_cast<MemoryEffectOpInterface>(inner);
+      if ((mem && mem.hasEffect<MemoryEffects::Write>()) ||
+          (!mem && !inner->hasTrait<OpTrait::HasRecursiveMemoryEffects>())) {
+        inner->emitOpError("in a parallel loop's 'limit' may not write memory");
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (w.wasInterrupted())
+      return failure();
+  }
   return verifyLoopBody(*this, getBody(), getRank(), t);
+}
+
+LogicalResult YieldOp::verify() {
+  auto pf = dyn_cast<ParallelForOp>((*this)->getParentOp());
+  if (pf && (*this)->getParentRegion() == &pf.getLimit()) {
+    Type t =
+        pf.getLowerBounds().empty() ? Type() : pf.getLowerBounds()[0].getType();
+    if (getValues().size() != 1 || getValues()[0].getType() != t)
+      return emitOpError("of a 'limit' must yield one value of the loop's "
+                         "index type ")
+             << t;
+    return success();
+  }
+  if (!getValues().empty())
+    return emitOpError("ends a loop's iteration: it yields no values");
+  return success();
 }
 
 // (%i, %j) = (%a, %b) to (%c, %d) [: i64] [attributes {...}] { ... }
@@ -246,6 +298,10 @@ ParseResult ParallelForOp::parse(OpAsmParser &parser, OperationState &result) {
                           {int32_t(lbs.size()), int32_t(ubs.size())}));
   if (parser.parseOptionalAttrDictWithKeyword(result.attributes)) return failure();
   Region *body = result.addRegion();
+  Region *limit = result.addRegion();
+  if (succeeded(parser.parseOptionalKeyword("limit")) &&
+      parser.parseRegion(*limit, /*arguments=*/{}))
+    return failure();
   return parser.parseRegion(*body, ivs);
 }
 
@@ -266,6 +322,11 @@ void ParallelForOp::print(OpAsmPrinter &p) {
   if (!t.isSignlessInteger(32)) p << " : " << t;
   p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
                                      {"operandSegmentSizes"});
+  if (!getLimit().empty()) {
+    p << " limit ";
+    p.printRegion(getLimit(), /*printEntryBlockArgs=*/false,
+                  /*printBlockTerminators=*/true);
+  }
   p << " ";
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
                 /*printBlockTerminators=*/true);

@@ -67,6 +67,15 @@ public:
         .getResult();
   }
 
+  Value poolBound(OpBuilder &b, Location loc, int32_t pool,
+                  const FunctionEnv &env) const override {
+    Type i32 = b.getI32Type();
+    auto f = runtimeFuncs.get("tic_rt_snode_pool_bound", i32, {ptrTy, i32});
+    Value p = arith::ConstantIntOp::create(b, loc, i32, pool);
+    return LLVM::CallOp::create(b, loc, f, ValueRange{env.context, p})
+        .getResult();
+  }
+
   void print(OpBuilder &b, Location loc, StringRef format, ValueRange args,
              const FunctionEnv &env) const override {
     SmallVector<Value> all{env.context, strings.get(b, loc, format)};

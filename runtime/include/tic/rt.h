@@ -562,6 +562,12 @@ TC_API void tic_rt_snode_release_unused(tic_rt_context *ctx, int32_t pool,
  * entries. */
 TC_API void *tic_rt_snode_pool_base(tic_rt_context *ctx, int32_t pool);
 TC_API int32_t tic_rt_snode_pool_used(tic_rt_context *ctx, int32_t pool);
+/* At least tic_rt_snode_pool_used(ctx, pool) at the next launch, without
+ * waiting for the device (snode.pool_bound: the host's bound of a struct-
+ * for over a hash SNode whose device threads read the exact count): on a
+ * CPU context that count, on a device the elements mapped for the pool (a
+ * record of the runtime's). */
+TC_API int32_t tic_rt_snode_pool_bound(tic_rt_context *ctx, int32_t pool);
 /* Statistics of pool number `pool`; TC_ERR_INVALID_ARGUMENT when there is
  * no such pool. */
 TC_API tc_status tic_rt_snode_pool_stats(const tic_rt_context *ctx,

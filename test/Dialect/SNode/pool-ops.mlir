@@ -184,3 +184,27 @@ func.func @tables(%owner: !llvm.ptr, %bytes: i64) -> !llvm.ptr {
   %b = snode.hash_block @p, %owner, %bytes : !llvm.ptr -> !llvm.ptr
   return %b : !llvm.ptr
 }
+
+// -----
+
+// snode.pool_bound: the host's bound of a pool's count.
+snode.tree @root {
+  snode.hash @h axes [0] shape [4] { snode.place @x : [f32] }
+}
+// CHECK-LABEL: tc.kernel @bound
+// CHECK: %{{.*}} = snode.pool_bound @h : i32
+tc.kernel @bound() {
+  %n = snode.pool_bound @h : i32
+  tc.return
+}
+
+// -----
+
+snode.tree @root {
+  snode.dense @d axes [0] shape [4] { snode.place @x : [f32] }
+}
+tc.kernel @k() {
+  // expected-error @+1 {{needs a pointer, dynamic or hash SNode, but 'd' is dense}}
+  %n = snode.pool_bound @d : i32
+  tc.return
+}

@@ -203,3 +203,46 @@ tc.kernel @k(%n: i64) {
   %b = tc.scratch 0, %n : memref<4xf32>
   tc.return
 }
+
+// -----
+
+// A parallel loop's limit: one value of the loop's index type, no writes.
+tc.kernel @k(%n: i64) {
+  %c0 = arith.constant 0 : i32
+  %c8 = arith.constant 8 : i32
+  tc.parallel_for (%i) = (%c0) to (%c8) limit {
+    // expected-error @+1 {{of a 'limit' must yield one value of the loop's index type 'i32'}}
+    tc.yield %n : i64
+  } {
+    tc.yield
+  }
+  tc.return
+}
+
+// -----
+
+tc.kernel @k() {
+  %c0 = arith.constant 0 : i32
+  %c8 = arith.constant 8 : i32
+  tc.parallel_for (%i) = (%c0) to (%c8) {
+    // expected-error @+1 {{ends a loop's iteration: it yields no values}}
+    tc.yield %c8 : i32
+  }
+  tc.return
+}
+
+// -----
+
+snode.tree @root { snode.place @cnt : [i32] }
+tc.kernel @k() {
+  %c0 = arith.constant 0 : i32
+  %c8 = arith.constant 8 : i32
+  tc.parallel_for (%i) = (%c0) to (%c8) limit {
+    // expected-error @+1 {{in a parallel loop's 'limit' may not write memory}}
+    tc.store %c8, @cnt[] : i32
+    tc.yield %c8 : i32
+  } {
+    tc.yield
+  }
+  tc.return
+}

@@ -163,6 +163,28 @@ TEST_F(CudaPools, GrowWhereTheHostWaitsPastHalf) {
   EXPECT_EQ(readState(ctx, 0).capacity, (uint64_t(1) << 24) + 65536);
 }
 
+// The host's bound of a struct-for over a pool's elements
+// (snode.pool_bound): the elements mapped, a record of the runtime's,
+// whatever the device's bump index (which only a wait could read).
+TEST_F(CudaPools, BoundIsWhatIsMapped) {
+  tic_rt_module_desc desc = poolDesc();
+  tc_options o = onDevice();
+  Context ctx(desc, &o);
+  ASSERT_EQ(ctx.status(), TC_OK) << tic_rt_last_error(nullptr);
+  uint64_t cap = readState(ctx, 0).capacity;
+  EXPECT_EQ(uint64_t(tic_rt_snode_pool_bound(ctx, 0)), cap);
+  EXPECT_EQ(uint64_t(tic_rt_snode_pool_bound(ctx, 1)),
+            readState(ctx, 1).capacity);
+  setNext(ctx, 0, cap / 2 + 1);
+  EXPECT_EQ(uint64_t(tic_rt_snode_pool_bound(ctx, 0)), cap);
+  // After growth, the new capacity.
+  launch(ctx);
+  ASSERT_EQ(tic_rt_sync(ctx), TC_OK) << tic_rt_last_error(nullptr);
+  uint64_t grown = readState(ctx, 0).capacity;
+  EXPECT_GT(grown, cap);
+  EXPECT_EQ(uint64_t(tic_rt_snode_pool_bound(ctx, 0)), grown);
+}
+
 TEST_F(CudaPools, GrowWithinTheBudget) {
   tic_rt_module_desc desc = poolDesc();
   uint64_t budget = 64 * kMiB;

@@ -112,6 +112,23 @@ TEST(SNodePool, StateInTheRootBufferFollowsTheRuntime) {
   EXPECT_EQ(st->free_taken, 1u);
 }
 
+// The host's bound of a struct-for over a pool's elements
+// (snode.pool_bound): on a CPU context, the elements handed out.
+TEST(SNodePool, BoundIsTheCountOnTheCPU) {
+  tic_rt_module_desc desc = poolDesc();
+  Context ctx(desc);
+  ASSERT_EQ(ctx.status(), TC_OK) << tic_rt_last_error(nullptr);
+  EXPECT_EQ(tic_rt_snode_pool_bound(ctx, 0), 0);
+  for (int i = 0; i < 3; ++i)
+    ASSERT_NE(tic_rt_snode_alloc(ctx, 0), nullptr);
+  EXPECT_EQ(tic_rt_snode_pool_bound(ctx, 0), 3);
+  EXPECT_EQ(tic_rt_snode_pool_bound(ctx, 0), tic_rt_snode_pool_used(ctx, 0));
+  EXPECT_EQ(tic_rt_snode_pool_bound(ctx, 1), 0);
+  // A pool number it does not have.
+  EXPECT_EQ(tic_rt_snode_pool_bound(ctx, 2), 0);
+  EXPECT_EQ(tic_rt_snode_pool_bound(ctx, -1), 0);
+}
+
 TEST(SNodePool, ListsKeepTheUntakenEntriesAcrossCollects) {
   tic_rt_module_desc desc = poolDesc();
   Context ctx(desc);

@@ -525,6 +525,24 @@ def SNode_PoolViewOp : SNode_Op<"pool_view", [
   let assemblyFormat = "$node attr-dict `:` type($base) `,` type($count)";
 }
 
+def SNode_PoolBoundOp : SNode_Op<"pool_bound", [
+    MemoryEffects<[MemRead<SNode_StructureResource>]>,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "an upper bound of a pool's count that the host knows";
+  let description = [{
+    `%n = snode.pool_bound @h : i32`, in host code: at least the count of
+    `snode.pool_view @h` between launches, known without reading device
+    memory: the count itself on a CPU context, the elements mapped for the
+    pool on a GPU (a host-side record of the runtime). The host bound of a
+    loop whose `limit` region reads the exact count on the device
+    (tic-lower-struct-for: a struct-for over a hash node's entries on a
+    GPU). A runtime service (CPU: tic_rt_snode_pool_bound).
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$node);
+  let results = (outs I32:$count);
+  let assemblyFormat = "$node attr-dict `:` type($count)";
+}
+
 def SNode_HashMaintainOp : SNode_Op<"hash_maintain", [
     MemoryEffects<[MemRead<SNode_StructureResource>,
                    MemWrite<SNode_StructureResource>]>,

@@ -72,8 +72,16 @@ def LowerStructFor : Pass<"tic-lower-struct-for", "::mlir::ModuleOp"> {
     indices, as in Taichi). When the path has nodes that can be inactive
     (bitmasked, pointer), the loop runs in parallel over the cells of the
     deepest of them, skips the inactive ones (`tc.is_active`) and runs
-    serial loops over the elements of each active cell. Node kinds without
-    a lowering yet (hash, dynamic) are reported as not supported yet.
+    serial loops over the elements of each active cell. Over a hash node,
+    the loop runs over the entries of its pool (`tc.hash_entries`,
+    `tc.hash_entry`); over `dynamic` lists, over (lists, groups of 1024
+    elements). docs/sparse.md has every form.
+
+    With `device`, a loop over a hash node's entries whose body inserts no
+    entry into it (no write below it outside the loop's own known-active
+    cells, no activation or append below it) gets the host bound
+    `snode.pool_bound` (no copy from the device) and a `limit` region that
+    reads the exact count where the iterations run.
 
     With `known-active` (the default), field accesses in the body at the
     loop's own indices, on fields whose path goes through that node with
@@ -228,6 +236,10 @@ def OutlineTasks : Pass<"tic-outline-tasks", "::mlir::ModuleOp"> {
     innermost loop stays a simple counted loop for the vectorizer). An i32
     innermost index is carried as an induction variable of its own,
     incremented with `nsw`, so that field accesses stay affine for LLVM.
+
+    A loop's `limit` region is cloned into the task's prologue; the range
+    stops at `arith.minsi %end, (limit - lo0) * (the other extents)
+    {tc.range_end}`.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }

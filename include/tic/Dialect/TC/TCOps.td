@@ -65,13 +65,32 @@ def TC_ReturnOp : TC_Op<"return", [Pure, ParentOneOf<["KernelOp", "TaskOp"]>,
 def TC_ParallelForOp : TC_Op<"parallel_for", [AttrSizedOperandSegments,
     RecursiveMemoryEffects]> {
   let summary = "parallel loop over a rectangular index range";
+  let description = [{
+    ```mlir
+    tc.parallel_for (%i, %j) = (%c0, %c0) to (%n, %c4) { ... tc.yield }
+    tc.parallel_for (%e, %j) = (%c0, %c0) to (%cap, %c4) limit {
+      %k = tc.hash_entries @h : i32
+      tc.yield %k : i32
+    } { ... tc.yield }
+    ```
+
+    Runs its body once for every index in the rectangle, in parallel.
+
+    With a `limit` region, iterations whose first induction variable is at
+    or past the value it yields do nothing. The region is evaluated where
+    the iterations run (once per task instance: on a GPU, by each device
+    thread), so the host's upper bound may be an estimate it knows without
+    reading device memory (tic-lower-struct-for's hash loops on a GPU:
+    snode.pool_bound). It may read memory but not write it, and must yield
+    the same value wherever the loop's iterations evaluate it.
+  }];
   let arguments = (ins Variadic<AnySignlessInteger>:$lowerBounds,
                        Variadic<AnySignlessInteger>:$upperBounds,
                        UnitAttr:$serialize,
                        OptionalAttr<I32Attr>:$parallelize,
                        OptionalAttr<I32Attr>:$block_dim,
                        OptionalAttr<I64Attr>:$grain);
-  let regions = (region AnyRegion:$body);
+  let regions = (region AnyRegion:$body, AnyRegion:$limit);
   let hasCustomAssemblyFormat = 1;
   let hasRegionVerifier = 1;
   let builders = [OpBuilder<(ins "::mlir::ValueRange":$lowerBounds,
@@ -86,6 +105,11 @@ def TC_ParallelForOp : TC_Op<"parallel_for", [AttrSizedOperandSegments,
     ::mlir::Block::BlockArgListType getInductionVars() {
       return getBody().front().getArguments();
     }
+    /// The value the `limit` region yields; null without one.
+    ::mlir::Value getLimitValue();
+    /// Gives the loop an empty `limit` block (no arguments, no
+    /// terminator yet: end it with a tc.yield of the limit).
+    ::mlir::Block *createLimitBlock();
   }];
 }
 
@@ -212,6 +236,11 @@ def TC_TaskOp : TC_Op<"task", [Symbol, IsolatedFromAbove,
     atomic). A target may run the marked loop on several ranges per instance
     (a GPU thread on each of its grid-stride iterations) between one
     prologue and one epilogue.
+
+    A loop with a `limit` computes it in the prologue and runs its range up
+    to `%stop = arith.minsi %end, %limit {tc.range_end}` (the iterations
+    before the limit's, numbered as the launch numbers them): a target that
+    runs the marked loop on several ranges stops them all at `%limit`.
   }];
   let arguments = (ins SymbolNameAttr:$sym_name);
   let regions = (region SizedRegion<1>:$body);
@@ -225,6 +254,9 @@ def TC_TaskOp : TC_Op<"task", [Symbol, IsolatedFromAbove,
     }
     /// The discardable attribute that marks the loop over the range.
     static ::llvm::StringRef getIterationsAttrName() { return "tc.iterations"; }
+    /// The discardable attribute of the arith.minsi that stops the range at
+    /// the loop's limit (its second operand).
+    static ::llvm::StringRef getRangeEndAttrName() { return "tc.range_end"; }
   }];
 }
 
@@ -248,8 +280,15 @@ def TC_LaunchOp : TC_Op<"launch", [
 
 def TC_YieldOp : TC_Op<"yield", [Pure, Terminator,
     ParentOneOf<["ParallelForOp", "StructForOp", "BlockForOp"]>]> {
-  let summary = "ends one iteration of a parallel loop";
-  let assemblyFormat = "attr-dict";
+  let summary = "ends one iteration of a parallel loop, or yields its limit";
+  let description = [{
+    Ends a loop's body (no values), or a tc.parallel_for's `limit` region
+    (one integer of the loop's index type).
+  }];
+  let arguments = (ins Variadic<AnySignlessInteger>:$values);
+  let assemblyFormat = "attr-dict ($values^ `:` type($values))?";
+  let builders = [OpBuilder<(ins), [{ build($_builder, $_state, {}); }]>];
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//

@@ -1006,6 +1006,59 @@ listedNode(ArrayRef<snode::LevelAccess> levels) {
   return n;
 }
 
+/// Whether the body of a loop may insert a cell into hash node `hash`: a
+/// write to a field below it whose cell is not known active through it
+/// (tc.active), an activation or an append below it. (Deactivations do
+/// not change its entries: a purge runs between launches.)
+static bool mayInsertInto(Region &body, const snode::SNodeLayout &layout,
+                          const snode::NodeLayout &hash) {
+  auto below = [&](const snode::NodeLayout *n) {
+    return n && levelAt(n->levels, hash) != nullptr;
+  };
+  WalkResult w = body.walk([&](Operation *op) {
+    if (isa<tc::StoreOp, tc::AtomicRMWOp>(op)) {
+      auto field = op->getAttrOfType<FlatSymbolRefAttr>("field");
+      const snode::PlaceLayout *pl = layout.lookupPlace(field.getValue());
+      if (!pl || !levelAt(pl->levels, hash))
+        return WalkResult::advance();
+      auto active =
+          op->getAttrOfType<FlatSymbolRefAttr>(tc::kKnownActiveAttrName);
+      return active && below(layout.lookupNode(active.getValue()))
+                 ? WalkResult::advance()
+                 : WalkResult::interrupt();
+    }
+    if (isa<tc::ActivateOp, tc::AppendOp>(op)) {
+      auto node = op->getAttrOfType<FlatSymbolRefAttr>("node");
+      return below(layout.lookupNode(node.getValue())) ? WalkResult::interrupt()
+                                                       : WalkResult::advance();
+    }
+    return WalkResult::advance();
+  });
+  return w.wasInterrupted();
+}
+
+/// On a GPU, a loop over the entries of hash node `hash` (upper bound
+/// tc.hash_entries, in host code: a copy of the pool's state from the
+/// device, which waits for the launches in flight) whose body inserts no
+/// entry: bounded on the host by snode.pool_bound (the elements mapped for
+/// the pool, a record of the runtime's), each thread reading the exact
+/// count in the loop's `limit`.
+static void boundOnDevice(tc::ParallelForOp pf, const snode::NodeLayout &hash) {
+  auto entries = pf.getUpperBounds()[0].getDefiningOp<tc::HashEntriesOp>();
+  if (!entries || entries.getNode() != hash.name || !pf.getLimit().empty())
+    return;
+  Location loc = pf.getLoc();
+  OpBuilder b(pf);
+  Type i32 = b.getI32Type();
+  Value bound = snode::PoolBoundOp::create(b, loc, i32, hash.name);
+  pf->setOperand(pf.getLowerBounds().size(), bound);
+  OpBuilder lb = OpBuilder::atBlockEnd(pf.createLimitBlock());
+  Value n = tc::HashEntriesOp::create(lb, loc, i32, hash.name);
+  tc::YieldOp::create(lb, loc, ValueRange{n});
+  if (entries->use_empty())
+    entries->erase();
+}
+
 struct LowerStructForPass : tic::impl::LowerStructForBase<LowerStructForPass> {
   using Base::Base;
   void runOnOperation() override {
@@ -1113,6 +1166,8 @@ struct LowerStructForPass : tic::impl::LowerStructForBase<LowerStructForPass> {
         if (knownActive)
           markKnownActive(pf.getBody(), layout, *sparse->node, *sparse,
                           indices);
+        if (hash && device && !mayInsertInto(pf.getBody(), layout, *hash))
+          boundOnDevice(pf, *hash);
       } else {
         SmallVector<Value> lbs, ubs;
         Value zero = arith::ConstantIntOp::create(b, loc, i32, 0);

@@ -57,7 +57,7 @@ LogicalResult Outliner::outline(tc::ParallelForOp pf, tc::KernelOp kernel,
 
   // Values the body needs: captured from the kernel, or cloned constants.
   llvm::SetVector<Value> used;
-  getUsedValuesDefinedAbove(pf.getBody(), used);
+  getUsedValuesDefinedAbove(pf->getRegions(), used);
   for (Value v : pf->getOperands())
     used.insert(v);
   SmallVector<Value> captures, constants;
@@ -124,6 +124,22 @@ LogicalResult Outliner::outline(tc::ParallelForOp pf, tc::KernelOp kernel,
     lo.push_back(l);
     n.push_back(arith::MaxSIOp::create(
         b, loc, arith::SubIOp::create(b, loc, h, l), zero));
+  }
+  // The loop's limit, once per task instance: the range stops before the
+  // first iteration whose first index reaches it.
+  if (Value limit = pf.getLimitValue()) {
+    for (Operation &op : pf.getLimit().front().without_terminator())
+      b.clone(op, map);
+    Value firsts = arith::MaxSIOp::create(
+        b, loc,
+        arith::SubIOp::create(b, loc, toI64(b, map.lookup(limit)), lo[0]),
+        zero);
+    Value stop = firsts;
+    for (unsigned d = 1; d < rank; ++d)
+      stop = arith::MulIOp::create(b, loc, stop, n[d]);
+    auto endOp = arith::MinSIOp::create(b, loc, end, stop);
+    endOp->setAttr(tc::TaskOp::getRangeEndAttrName(), b.getUnitAttr());
+    end = endOp;
   }
 
   // One iteration: the loop's body with its induction variables bound.
