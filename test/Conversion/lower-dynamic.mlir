@@ -1,5 +1,6 @@
 // RUN: %tic-opt %s --tic-allocate-layout --tic-lower-struct-for --tic-lower-field-access | FileCheck %s
 // RUN: %tic-opt %s --tic-allocate-layout --tic-lower-struct-for=lists=false --tic-lower-field-access | FileCheck %s --check-prefix=NOLIST
+// RUN: %tic-opt %s --tic-allocate-layout --tic-lower-struct-for=device=true --tic-lower-field-access | FileCheck %s --check-prefix=DEVICE
 
 // Dynamic lists, lowered to snode ops: an append activates the list's
 // ancestors and reserves an element, a length reads the list, and a
@@ -47,7 +48,7 @@ tc.kernel @write(%i: i32, %j: i32, %v: i32) {
   tc.return
 }
 
-// Without a cached list (lists=false, --target=cuda): parallel over
+// Without a cached list (lists=false): parallel over
 // (lists, groups of 1024 elements): 8 x 4; serial over the group's
 // elements below the list's length. The body's accesses at the loop's
 // indices are known active.
@@ -112,6 +113,64 @@ snode.tree @t2 {
 tc.kernel @short() {
   tc.struct_for @y (%i, %j) {
     %v = tc.load @y[%i, %j] : i32
+    tc.yield
+  }
+  tc.return
+}
+
+// On a GPU (device), a thread per element, as for the other sparse nodes:
+// over 8 lists of at most 4096 elements (32768 in all), each tested
+// against its list's length; no serial loop.
+// DEVICE-LABEL: tc.kernel @sum
+// DEVICE-DAG:   %[[C8:.*]] = arith.constant 8 : i32
+// DEVICE-DAG:   %[[C4096:.*]] = arith.constant 4096 : i32
+// DEVICE:       tc.parallel_for (%[[L:.*]], %[[J:.*]]) = (%{{.*}}, %{{.*}}) to (%[[C8]], %[[C4096]]) {
+// DEVICE:         %[[N:.*]] = snode.length %{{.*}}, @dl : i32
+// DEVICE:         %[[IN:.*]] = arith.cmpi slt, %[[J]], %[[N]] : i32
+// DEVICE:         scf.if %[[IN]] {
+// DEVICE-NOT:       scf.for
+// DEVICE:           snode.lookup dynamic %{{.*}}, @dl[%[[J]]] known_active : i32
+// DEVICE:           snode.load
+// DEVICE-LABEL: tc.kernel @short
+
+// One list (a particle list): parallel over its elements up to the most it
+// holds, limited by its length, which each GPU thread reads once (the
+// host reads nothing).
+snode.tree @t3 {
+  snode.dynamic @pl axes [0] shape [1048576] attributes {chunk = 1024 : i64} {
+    snode.place @z : [f32]
+  }
+}
+// DEVICE-LABEL: tc.kernel @particles
+// DEVICE:       %[[MAX:.*]] = arith.constant 1048576 : i32
+// DEVICE:       tc.parallel_for (%[[P:.*]]) = (%{{.*}}) to (%[[MAX]]) limit {
+// DEVICE:         %[[N:.*]] = snode.length %{{.*}}, @pl : i32
+// DEVICE-NEXT:    tc.yield %[[N]] : i32
+// DEVICE-NEXT:  } {
+// DEVICE-NOT:     scf.for
+// DEVICE-NOT:     snode.length
+// DEVICE:         snode.lookup dynamic %{{.*}}, @pl[%[[P]]] known_active : i32
+// DEVICE:         snode.store
+tc.kernel @particles() {
+  tc.struct_for @z (%p) {
+    %v = tc.load @z[%p] : f32
+    %w = arith.addf %v, %v : f32
+    tc.store %w, @z[%p] : f32
+    tc.yield
+  }
+  tc.return
+}
+
+// A body that appends to the list it runs over keeps the groups (each
+// reads the length as it starts, as on the CPU).
+// DEVICE-LABEL: tc.kernel @grow
+// DEVICE:       tc.parallel_for (%[[G:.*]]) = (%{{.*}}) to (%{{.*}}) {
+// DEVICE:         snode.length
+// DEVICE:         scf.for
+// DEVICE:           snode.append
+tc.kernel @grow() {
+  tc.struct_for @z (%p) {
+    %k = tc.append @pl[] : i32
     tc.yield
   }
   tc.return

@@ -299,6 +299,10 @@ static void decodeHashCell(OpBuilder &b, Location loc,
 /// Elements of a dynamic node's lists that one parallel iteration runs
 /// serially: a long list runs on every thread, a group at a time.
 static constexpr int64_t kListGroup = 1024;
+/// The most elements (lists times their most) over which a GPU runs a
+/// struct-for over several lists with a thread per element, each testing
+/// its list's length (past that, mostly idle trips: a group per thread).
+static constexpr int64_t kDeviceListElements = int64_t(1) << 22;
 
 /// The groups of kListGroup elements of a list of dynamic node `list`.
 static int64_t listGroups(const snode::NodeLayout &list) {
@@ -714,15 +718,74 @@ static tc::ParallelForOp buildCachedHashLoop(
 ///       body with (%c..., %j)
 ///
 /// (a dynamic node holds only fields: its elements are the loop's).
+///
+/// With `device` (a GPU runs a thread per element, as for the other
+/// sparse nodes, not a thread per group) and a body that appends nothing
+/// to the lists:
+/// - one list: parallel over its elements up to the most it holds, the
+///   loop's limit its length (each thread reads it once, and its
+///   grid-stride loop stops there: no read on the host, no idle trips);
+/// - several, with at most kDeviceListElements elements in all: parallel
+///   over (lists, elements), each tested against its list's length.
 static tc::ParallelForOp buildListLoop(OpBuilder &b, tc::StructForOp sf,
                                        const snode::NodeLayout &node,
-                                       SmallVectorImpl<Value> &indices) {
+                                       SmallVectorImpl<Value> &indices,
+                                       bool device) {
   Location loc = sf.getLoc();
   Type i32 = b.getI32Type();
   auto cst = [&](OpBuilder &bb, int64_t v) -> Value {
     return arith::ConstantIntOp::create(bb, loc, i32, v);
   };
   int64_t len = node.cellIndexShape.back();
+  int64_t lists = 1;
+  for (int64_t e : ArrayRef<int64_t>(node.cellIndexShape).drop_back())
+    lists *= e;
+  bool appends = sf.getBody()
+                     .walk([&](tc::AppendOp a) {
+                       return a.getNode() == node.name ? WalkResult::interrupt()
+                                                       : WalkResult::advance();
+                     })
+                     .wasInterrupted();
+  if (device && !appends &&
+      (lists == 1 || lists * len <= kDeviceListElements)) {
+    SmallVector<Value> lbs, ubs, list;
+    for (int64_t e : ArrayRef<int64_t>(node.cellIndexShape).drop_back()) {
+      if (lists == 1) {
+        list.push_back(cst(b, 0));
+        continue;
+      }
+      lbs.push_back(cst(b, 0));
+      ubs.push_back(cst(b, e));
+    }
+    lbs.push_back(cst(b, 0));
+    ubs.push_back(cst(b, len));
+    auto pf = tc::ParallelForOp::create(b, loc, lbs, ubs);
+    Block *outer = &pf.getBody().front();
+    OpBuilder ob = OpBuilder::atBlockEnd(outer);
+    Value j = outer->getArguments().back();
+    if (lists == 1) {
+      OpBuilder lb = OpBuilder::atBlockEnd(pf.createLimitBlock());
+      SmallVector<Value> at;
+      for (size_t a = 0; a < list.size(); ++a)
+        at.push_back(cst(lb, 0));
+      Value n = tc::LengthOp::create(lb, loc, i32, node.name, at);
+      tc::YieldOp::create(lb, loc, ValueRange{n});
+    } else {
+      list.assign(outer->getArguments().begin(),
+                  std::prev(outer->getArguments().end()));
+      Value n = tc::LengthOp::create(ob, loc, i32, node.name, list);
+      Value in =
+          arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::slt, j, n);
+      auto ifIn = scf::IfOp::create(ob, loc, in, /*withElse=*/false);
+      ob.setInsertionPointToStart(ifIn.thenBlock());
+    }
+    indices.append(list.begin(), list.end());
+    indices.push_back(j);
+    spliceBody(ob, sf, indices);
+    OpBuilder yb = OpBuilder::atBlockEnd(outer);
+    tc::YieldOp::create(yb, loc);
+    return pf;
+  }
   int64_t group = std::min(len, kListGroup);
   SmallVector<Value> lbs, ubs;
   for (int64_t e : ArrayRef<int64_t>(node.cellIndexShape).drop_back()) {
@@ -1142,7 +1205,7 @@ struct LowerStructForPass : tic::impl::LowerStructForBase<LowerStructForPass> {
                              device, path, slot);
         } else if (sparse->node->kind == snode::SNodeKind::Dynamic &&
                    (device || !lists || !listedNode(levels))) {
-          pf = buildListLoop(b, sf, *sparse->node, indices);
+          pf = buildListLoop(b, sf, *sparse->node, indices, device);
         } else if (const snode::NodeLayout *listed =
                        lists ? listedNode(levels) : nullptr) {
           // (Lists below it, in a CPU-only object: their lengths are read
