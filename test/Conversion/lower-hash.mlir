@@ -223,3 +223,38 @@ tc.kernel @long_lists() {
   }
   tc.return
 }
+
+// Short lists below a hash on a GPU: a thread per (entry, list of the hash
+// cell, element), each testing its list's length (2 x 32 elements per
+// entry); the CPU form keeps the serial loops.
+snode.tree @short {
+  snode.hash @hs axes [0] shape [8] {
+    snode.dense @sc axes [0] shape [2] {
+      snode.dynamic @sd axes [1] shape [32] attributes {chunk = 8 : i64} { snode.place @q : [i32] }
+    }
+  }
+}
+// CHECK-LABEL: tc.kernel @short_lists
+// CHECK:         scf.for
+// CHECK:           snode.length
+// CHECK:           scf.for
+// DEVICE-LABEL: tc.kernel @short_lists
+// DEVICE-DAG:   %[[C2:.*]] = arith.constant 2 : i32
+// DEVICE-DAG:   %[[C32:.*]] = arith.constant 32 : i32
+// DEVICE:       tc.parallel_for (%[[E:.*]], %[[L:.*]], %[[J:.*]]) = (%{{.*}}, %{{.*}}, %{{.*}}) to (%{{.*}}, %[[C2]], %[[C32]]) limit {
+// DEVICE:         snode.hash_entry %{{.*}}, @hs[%[[E]]]
+// DEVICE:         scf.if
+// DEVICE-NOT:       scf.for
+// DEVICE:           arith.addi %{{.*}}, %[[L]] overflow<nsw> : i32
+// DEVICE:           %[[N:.*]] = snode.length %{{.*}}, @sd : i32
+// DEVICE:           %[[IN:.*]] = arith.cmpi slt, %[[J]], %[[N]] : i32
+// DEVICE:           scf.if %[[IN]] {
+// DEVICE:             snode.lookup dynamic %{{.*}}, @sd[%[[J]]] known_active : i32
+// DEVICE:             snode.load
+tc.kernel @short_lists() {
+  tc.struct_for @q (%i, %j) {
+    %v = tc.load @q[%i, %j] : i32
+    tc.yield
+  }
+  tc.return
+}

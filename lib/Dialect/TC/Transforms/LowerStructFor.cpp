@@ -304,6 +304,22 @@ static constexpr int64_t kListGroup = 1024;
 /// its list's length (past that, mostly idle trips: a group per thread).
 static constexpr int64_t kDeviceListElements = int64_t(1) << 22;
 
+/// The most elements (the lists of a hash cell times their most) over
+/// which a GPU runs a struct-for over the lists below a hash node with a
+/// thread per element and entry, each testing its list's length.
+static constexpr int64_t kDeviceEntryListElements = int64_t(1) << 12;
+
+/// Whether the struct-for's body appends to the lists of dynamic node
+/// `node`.
+static bool appendsTo(tc::StructForOp sf, const snode::NodeLayout &node) {
+  return sf.getBody()
+      .walk([&](tc::AppendOp a) {
+        return a.getNode() == node.name ? WalkResult::interrupt()
+                                        : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 /// The groups of kListGroup elements of a list of dynamic node `list`.
 static int64_t listGroups(const snode::NodeLayout &list) {
   int64_t len = list.cellIndexShape.back();
@@ -469,11 +485,30 @@ buildHashLoop(OpBuilder &b, tc::StructForOp sf, const snode::NodeLayout &hash,
       elements = elementRatios(hash, deep, shape);
   }
   // Lists: also parallel over groups of their elements (one long list runs
-  // on every thread).
+  // on every thread), or on a GPU over the hash cell's lists and their
+  // elements (a thread per element, each testing its list's length) when
+  // the body appends nothing to them and they are few.
   int64_t groups =
       deep.kind == snode::SNodeKind::Dynamic ? listGroups(deep) : 1;
-  if (groups > 1)
+  SmallVector<int64_t> listRatios;
+  bool listThreads = false;
+  if (device && deep.kind == snode::SNodeKind::Dynamic &&
+      !appendsTo(sf, deep)) {
+    listRatios =
+        splitRatios(hash.cellIndexShape,
+                    ArrayRef<int64_t>(deep.cellIndexShape).drop_back());
+    int64_t perEntry = deep.cellIndexShape.back();
+    for (int64_t r : listRatios)
+      perEntry *= r;
+    listThreads = perEntry <= kDeviceEntryListElements;
+  }
+  if (listThreads) {
+    elements.assign(listRatios.begin(), listRatios.end());
+    elements.push_back(deep.cellIndexShape.back());
+    groups = 1;
+  } else if (groups > 1) {
     elements.assign({groups});
+  }
   Value n = tc::HashEntriesOp::create(b, loc, i32, hash.name);
   auto [pf, entry, ib] =
       buildEntryLoop(b, loc, hash, n, split ? sub : 1, elements);
@@ -495,6 +530,19 @@ buildHashLoop(OpBuilder &b, tc::StructForOp sf, const snode::NodeLayout &hash,
     ib.setInsertionPointToStart(ifDeep.thenBlock());
     splitCell(ib, loc, deepCell, deep.cellIndexShape, shape,
               /*nonNegative=*/false, indices, given);
+  } else if (listThreads) {
+    SmallVector<Value> lists;
+    splitCell(ib, loc, cell, hash.cellIndexShape,
+              ArrayRef<int64_t>(deep.cellIndexShape).drop_back(),
+              /*nonNegative=*/false, lists, given.drop_back());
+    Value len = tc::LengthOp::create(ib, loc, i32, deep.name, lists);
+    Value j = given.back();
+    Value in =
+        arith::CmpIOp::create(ib, loc, arith::CmpIPredicate::slt, j, len);
+    auto ifIn = scf::IfOp::create(ib, loc, in, /*withElse=*/false);
+    ib.setInsertionPointToStart(ifIn.thenBlock());
+    indices.append(lists.begin(), lists.end());
+    indices.push_back(j);
   } else if (deep.kind == snode::SNodeKind::Dynamic) {
     visitListElements(ib, loc, cell, hash, deep, indices,
                       groups > 1 ? given.front() : Value(), kListGroup);
@@ -740,12 +788,7 @@ static tc::ParallelForOp buildListLoop(OpBuilder &b, tc::StructForOp sf,
   int64_t lists = 1;
   for (int64_t e : ArrayRef<int64_t>(node.cellIndexShape).drop_back())
     lists *= e;
-  bool appends = sf.getBody()
-                     .walk([&](tc::AppendOp a) {
-                       return a.getNode() == node.name ? WalkResult::interrupt()
-                                                       : WalkResult::advance();
-                     })
-                     .wasInterrupted();
+  bool appends = appendsTo(sf, node);
   if (device && !appends &&
       (lists == 1 || lists * len <= kDeviceListElements)) {
     SmallVector<Value> lbs, ubs, list;
