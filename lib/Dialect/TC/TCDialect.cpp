@@ -241,7 +241,7 @@ LogicalResult ParallelForOp::verifyRegions() {
       return emitOpError("'limit' must end with tc.yield");
     // (YieldOp's verifier checks the value.)
     WalkResult w = getLimit().walk([&](Operation *inner) {
-      if (inner->hasTrait<OpTrait::IsTerminator>() && isa<YieldOp>(inner))
+      if (isa<YieldOp>(inner))
         return WalkResult::advance();
       auto mem = dyn_cast<MemoryEffectOpInterface>(inner);
       if ((mem && mem.hasEffect<MemoryEffects::Write>()) ||
