@@ -7,7 +7,8 @@
 // one iteration decides whether the list is stale and records it at byte 12
 // of the list's header; the rebuild runs over every cell and appends the
 // active ones only when that flag is set; the body's loop runs over every
-// cell too, and an iteration past the list's count does nothing. The
+// cell too, limited by the list's count (read once per task instance: a GPU
+// thread's grid-stride loop stops there, no iteration tests it). The
 // elements of a cell are parallel dimensions of the body's loop (a GPU
 // thread per element, not per cell), not serial loops.
 snode.tree @root {
@@ -55,17 +56,19 @@ snode.tree @big {
 // CHECK:               llvm.store %[[L]], %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr
 // CHECK:         %[[C16B:.*]] = arith.constant 16 : i32
 // CHECK:         %[[C4:.*]] = arith.constant 4 : i32
-// CHECK:         tc.parallel_for (%[[N:.*]], %[[R:.*]]) = (%{{.*}}, %{{.*}}) to (%[[C16B]], %[[C4]]) {
-// CHECK:           %[[CP:.*]] = llvm.getelementptr inbounds %{{.*}}[8]
-// CHECK:           %[[COUNT:.*]] = llvm.load %[[CP]] {alignment = 4 : i64} : !llvm.ptr -> i32
-// CHECK:           %[[IN:.*]] = arith.cmpi slt, %[[N]], %[[COUNT]] : i32
-// CHECK:           scf.if %[[IN]] {
-// CHECK:             %[[CELL:.*]] = llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> i32
-// CHECK-NOT:         scf.for
-// CHECK:             %[[BASE:.*]] = arith.muli %[[CELL]], %{{.*}} overflow<nsw, nuw> : i32
-// CHECK:             %[[I:.*]] = arith.addi %[[BASE]], %[[R]] overflow<nsw, nuw> : i32
-// CHECK:             tc.load @u[%[[I]]] {tc.active = @p} : f32
-// CHECK:             tc.store %{{.*}}, @u[%[[I]]] {tc.active = @p} : f32
+// CHECK:         tc.parallel_for (%[[N:.*]], %[[R:.*]]) = (%{{.*}}, %{{.*}}) to (%[[C16B]], %[[C4]]) limit {
+// CHECK-NEXT:      %[[LP:.*]] = snode.structure_ptr @p list
+// CHECK-NEXT:      %[[CP:.*]] = llvm.getelementptr inbounds %[[LP]][8]
+// CHECK-NEXT:      %[[COUNT:.*]] = llvm.load %[[CP]] {alignment = 4 : i64} : !llvm.ptr -> i32
+// CHECK-NEXT:      tc.yield %[[COUNT]] : i32
+// CHECK-NEXT:    } {
+// CHECK-NOT:       arith.cmpi slt, %[[N]]
+// CHECK:           %[[CELL:.*]] = llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> i32
+// CHECK-NOT:       scf.for
+// CHECK:           %[[BASE:.*]] = arith.muli %[[CELL]], %{{.*}} overflow<nsw, nuw> : i32
+// CHECK:           %[[I:.*]] = arith.addi %[[BASE]], %[[R]] overflow<nsw, nuw> : i32
+// CHECK:           tc.load @u[%[[I]]] {tc.active = @p} : f32
+// CHECK:           tc.store %{{.*}}, @u[%[[I]]] {tc.active = @p} : f32
 // Host code itself reads and writes nothing of the list.
 // CHECK-NOT:     llvm.load
 // CHECK:         tc.return
@@ -110,17 +113,17 @@ tc.kernel @large() {
 // A deeper sparse node in the listed cells: its cells and their elements
 // are parallel dimensions too, each thread testing its bitmasked cell.
 // CHECK-LABEL: tc.kernel @nested
-// CHECK:         tc.parallel_for (%[[E:.*]], %[[R1:.*]], %[[R2:.*]]) = (%{{.*}}, %{{.*}}, %{{.*}}) to (%{{.*}}, %[[C2:.*]], %[[C4:.*]]) {
-// CHECK:           scf.if
-// CHECK:             %[[L:.*]] = llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> i32
-// CHECK:             %[[B:.*]] = arith.muli %[[L]], %{{.*}} overflow<nsw, nuw> : i32
-// CHECK:             %[[DC:.*]] = arith.addi %[[B]], %[[R1]] overflow<nsw, nuw> : i32
-// CHECK:             %[[ACT:.*]] = tc.is_active @db[%[[DC]]] : i1
-// CHECK:             scf.if %[[ACT]] {
-// CHECK-NOT:           scf.for
-// CHECK:               %[[B2:.*]] = arith.muli %[[DC]], %{{.*}} overflow<nsw, nuw> : i32
-// CHECK:               %[[I:.*]] = arith.addi %[[B2]], %[[R2]] overflow<nsw, nuw> : i32
-// CHECK:               tc.load @w[%[[I]]] {tc.active = @db} : f32
+// CHECK:         tc.parallel_for (%[[E:.*]], %[[R1:.*]], %[[R2:.*]]) = (%{{.*}}, %{{.*}}, %{{.*}}) to (%{{.*}}, %[[C2:.*]], %[[C4:.*]]) limit {
+// CHECK:         } {
+// CHECK:           %[[L:.*]] = llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> i32
+// CHECK:           %[[B:.*]] = arith.muli %[[L]], %{{.*}} overflow<nsw, nuw> : i32
+// CHECK:           %[[DC:.*]] = arith.addi %[[B]], %[[R1]] overflow<nsw, nuw> : i32
+// CHECK:           %[[ACT:.*]] = tc.is_active @db[%[[DC]]] : i1
+// CHECK:           scf.if %[[ACT]] {
+// CHECK-NOT:         scf.for
+// CHECK:             %[[B2:.*]] = arith.muli %[[DC]], %{{.*}} overflow<nsw, nuw> : i32
+// CHECK:             %[[I:.*]] = arith.addi %[[B2]], %[[R2]] overflow<nsw, nuw> : i32
+// CHECK:             tc.load @w[%[[I]]] {tc.active = @db} : f32
 // HOST-LABEL: tc.kernel @nested
 // HOST:         tc.parallel_for (%{{.*}}) = (%{{.*}}) to (%{{.*}}) {
 // HOST:           scf.for

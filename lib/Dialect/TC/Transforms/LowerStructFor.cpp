@@ -918,8 +918,8 @@ constexpr int64_t kDeviceListCells = int64_t(1) << 16;
 ///   tc.parallel_for (%l) = (0) to (cells) {               // rebuild
 ///     if list.rebuild && tc.is_active @node[decode(%l)] {
 ///       list[atomic count++] = %l } }
-///   tc.parallel_for (%e) = (0) to (cells) {
-///     if %e < list.count { serial over the elements: body } }
+///   tc.parallel_for (%e) = (0) to (cells) limit { list.count } {
+///     serial over the elements: body }
 ///
 /// With `device`, the elements of a cell (and the cells of a deeper
 /// sparse node in it, each tested) are parallel dimensions of the body's
@@ -974,7 +974,8 @@ static tc::ParallelForOp buildCachedListLoop(
     LLVM::StoreOp::create(ab, loc, l, slot, 4);
   };
   // The body's loop over the list's entries 0 to `ub`; `bounded`: only
-  // those below the list's count (read in each iteration) run the body.
+  // those below the list's count run the body (the loop's limit, read once
+  // per task instance: a GPU thread's grid-stride loop stops there).
   // Long lists below the node: also parallel over groups of their
   // elements (one long list runs on every thread).
   int64_t groups =
@@ -1004,12 +1005,10 @@ static tc::ParallelForOp buildCachedListLoop(
     OpBuilder ib = OpBuilder::atBlockBegin(outer);
     Value e = outer->getArgument(0);
     if (bounded) {
+      OpBuilder lb = OpBuilder::atBlockEnd(pf.createLimitBlock());
       Value count =
-          LLVM::LoadOp::create(ib, loc, i32, field(ib, listPtr(ib), 8), 4);
-      Value in =
-          arith::CmpIOp::create(ib, loc, arith::CmpIPredicate::slt, e, count);
-      auto ifIn = scf::IfOp::create(ib, loc, in, false);
-      ib.setInsertionPointToStart(ifIn.thenBlock());
+          LLVM::LoadOp::create(lb, loc, i32, field(lb, listPtr(lb), 8), 4);
+      tc::YieldOp::create(lb, loc, ValueRange{count});
     }
     Value lp = listPtr(ib);
     Value entries = field(ib, lp, 16);
