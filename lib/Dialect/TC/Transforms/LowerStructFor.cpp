@@ -309,6 +309,17 @@ static constexpr int64_t kDeviceListElements = int64_t(1) << 22;
 /// thread per element and entry, each testing its list's length.
 static constexpr int64_t kDeviceEntryListElements = int64_t(1) << 12;
 
+/// Moves `b` into an scf.if that runs only when element `j` lies below
+/// the length of the list of dynamic node `node` at `list` (its indices).
+static void enterIfInList(OpBuilder &b, Location loc,
+                          const snode::NodeLayout &node, ValueRange list,
+                          Value j) {
+  Value len = tc::LengthOp::create(b, loc, b.getI32Type(), node.name, list);
+  Value in = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, j, len);
+  auto ifIn = scf::IfOp::create(b, loc, in, /*withElse=*/false);
+  b.setInsertionPointToStart(ifIn.thenBlock());
+}
+
 /// Whether the struct-for's body appends to the lists of dynamic node
 /// `node`.
 static bool appendsTo(tc::StructForOp sf, const snode::NodeLayout &node) {
@@ -535,14 +546,9 @@ buildHashLoop(OpBuilder &b, tc::StructForOp sf, const snode::NodeLayout &hash,
     splitCell(ib, loc, cell, hash.cellIndexShape,
               ArrayRef<int64_t>(deep.cellIndexShape).drop_back(),
               /*nonNegative=*/false, lists, given.drop_back());
-    Value len = tc::LengthOp::create(ib, loc, i32, deep.name, lists);
-    Value j = given.back();
-    Value in =
-        arith::CmpIOp::create(ib, loc, arith::CmpIPredicate::slt, j, len);
-    auto ifIn = scf::IfOp::create(ib, loc, in, /*withElse=*/false);
-    ib.setInsertionPointToStart(ifIn.thenBlock());
+    enterIfInList(ib, loc, deep, lists, given.back());
     indices.append(lists.begin(), lists.end());
-    indices.push_back(j);
+    indices.push_back(given.back());
   } else if (deep.kind == snode::SNodeKind::Dynamic) {
     visitListElements(ib, loc, cell, hash, deep, indices,
                       groups > 1 ? given.front() : Value(), kListGroup);
@@ -816,11 +822,7 @@ static tc::ParallelForOp buildListLoop(OpBuilder &b, tc::StructForOp sf,
     } else {
       list.assign(outer->getArguments().begin(),
                   std::prev(outer->getArguments().end()));
-      Value n = tc::LengthOp::create(ob, loc, i32, node.name, list);
-      Value in =
-          arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::slt, j, n);
-      auto ifIn = scf::IfOp::create(ob, loc, in, /*withElse=*/false);
-      ob.setInsertionPointToStart(ifIn.thenBlock());
+      enterIfInList(ob, loc, node, list, j);
     }
     indices.append(list.begin(), list.end());
     indices.push_back(j);
