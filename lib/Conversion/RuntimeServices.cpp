@@ -293,17 +293,6 @@ struct RootPtrLowering : ServicePattern<snode::RootPtrOp> {
   }
 };
 
-/// The pool of a pointer, dynamic or hash node, from the layout.
-static const snode::NodeLayout *
-poolNode(Operation *op, const snode::SNodeLayout &layout, StringRef node) {
-  const snode::NodeLayout *n = layout.lookupNode(node);
-  if (!n || n->poolIndex < 0 || n->poolStateOffset < 0) {
-    op->emitOpError("has no pool for SNode '") << node << "'";
-    return nullptr;
-  }
-  return n;
-}
-
 /// The pool's state in the root buffer.
 static Value poolState(OpBuilder &b, Location loc, const TargetInfo &target,
                        const FunctionEnv &env, const snode::NodeLayout &n) {
@@ -311,18 +300,36 @@ static Value poolState(OpBuilder &b, Location loc, const TargetInfo &target,
                          n.poolStateOffset);
 }
 
-struct AllocCellLowering : ServicePattern<snode::AllocCellOp> {
-  using ServicePattern::ServicePattern;
-  LogicalResult lower(snode::AllocCellOp op, OpAdaptor, const FunctionEnv &env,
-                      ConversionPatternRewriter &rewriter) const override {
-    const snode::NodeLayout *n = poolNode(op, layout, op.getNode());
-    if (!n)
-      return failure();
+/// A runtime service on the pool of the op's pointer, dynamic or hash node
+/// (its `node` attribute), found in the layout: an error when it has none.
+template <typename Op> struct PoolServicePattern : ServicePattern<Op> {
+  using ServicePattern<Op>::ServicePattern;
+  using OpAdaptor = typename ServicePattern<Op>::OpAdaptor;
+
+  virtual LogicalResult
+  lowerPool(Op op, OpAdaptor adaptor, const snode::NodeLayout &n,
+            const FunctionEnv &env,
+            ConversionPatternRewriter &rewriter) const = 0;
+
+  LogicalResult lower(Op op, OpAdaptor adaptor, const FunctionEnv &env,
+                      ConversionPatternRewriter &rewriter) const final {
+    const snode::NodeLayout *n = this->layout.lookupNode(op.getNode());
+    if (!n || n->poolIndex < 0 || n->poolStateOffset < 0)
+      return op.emitOpError("has no pool for SNode '") << op.getNode() << "'";
+    return lowerPool(op, adaptor, *n, env, rewriter);
+  }
+};
+
+struct AllocCellLowering : PoolServicePattern<snode::AllocCellOp> {
+  using PoolServicePattern::PoolServicePattern;
+  LogicalResult lowerPool(snode::AllocCellOp op, OpAdaptor,
+                          const snode::NodeLayout &n, const FunctionEnv &env,
+                          ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value state = poolState(rewriter, loc, target, env, *n);
+    Value state = poolState(rewriter, loc, target, env, n);
     Value cell = pools::allocate(
         rewriter, loc, state, [&](OpBuilder &b, Value index, Value capacity) {
-          return target.allocateBeyondCapacity(b, loc, n->poolIndex, n->name,
+          return target.allocateBeyondCapacity(b, loc, n.poolIndex, n.name,
                                                index, capacity, env);
         });
     rewriter.replaceOp(op, cell);
@@ -330,62 +337,52 @@ struct AllocCellLowering : ServicePattern<snode::AllocCellOp> {
   }
 };
 
-struct FreeCellLowering : ServicePattern<snode::FreeCellOp> {
-  using ServicePattern::ServicePattern;
-  LogicalResult lower(snode::FreeCellOp op, OpAdaptor adaptor,
-                      const FunctionEnv &env,
-                      ConversionPatternRewriter &rewriter) const override {
-    const snode::NodeLayout *n = poolNode(op, layout, op.getNode());
-    if (!n)
-      return failure();
+struct FreeCellLowering : PoolServicePattern<snode::FreeCellOp> {
+  using PoolServicePattern::PoolServicePattern;
+  LogicalResult lowerPool(snode::FreeCellOp op, OpAdaptor adaptor,
+                          const snode::NodeLayout &n, const FunctionEnv &env,
+                          ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    pools::free(rewriter, loc, poolState(rewriter, loc, target, env, *n),
+    pools::free(rewriter, loc, poolState(rewriter, loc, target, env, n),
                 adaptor.getCell());
     rewriter.eraseOp(op);
     return success();
   }
 };
 
-struct PoolViewLowering : ServicePattern<snode::PoolViewOp> {
-  using ServicePattern::ServicePattern;
-  LogicalResult lower(snode::PoolViewOp op, OpAdaptor, const FunctionEnv &env,
-                      ConversionPatternRewriter &rewriter) const override {
-    const snode::NodeLayout *n = poolNode(op, layout, op.getNode());
-    if (!n)
-      return failure();
+struct PoolViewLowering : PoolServicePattern<snode::PoolViewOp> {
+  using PoolServicePattern::PoolServicePattern;
+  LogicalResult lowerPool(snode::PoolViewOp op, OpAdaptor,
+                          const snode::NodeLayout &n, const FunctionEnv &env,
+                          ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto [base, count] =
-        pools::view(rewriter, loc, poolState(rewriter, loc, target, env, *n));
+        pools::view(rewriter, loc, poolState(rewriter, loc, target, env, n));
     rewriter.replaceOp(op, ValueRange{base, count});
     return success();
   }
 };
 
 /// snode.pool_bound -> the target's hook (CPU: tic_rt_snode_pool_bound).
-struct PoolBoundLowering : ServicePattern<snode::PoolBoundOp> {
-  using ServicePattern::ServicePattern;
-  LogicalResult lower(snode::PoolBoundOp op, OpAdaptor, const FunctionEnv &env,
-                      ConversionPatternRewriter &rewriter) const override {
-    const snode::NodeLayout *n = poolNode(op, layout, op.getNode());
-    if (!n)
-      return failure();
+struct PoolBoundLowering : PoolServicePattern<snode::PoolBoundOp> {
+  using PoolServicePattern::PoolServicePattern;
+  LogicalResult lowerPool(snode::PoolBoundOp op, OpAdaptor,
+                          const snode::NodeLayout &n, const FunctionEnv &env,
+                          ConversionPatternRewriter &rewriter) const override {
     return replaceOrReject(
-        op, target.poolBound(rewriter, op.getLoc(), n->poolIndex, env),
+        op, target.poolBound(rewriter, op.getLoc(), n.poolIndex, env),
         rewriter);
   }
 };
 
 /// snode.hash_block -> the target's hook (CPU: tic_rt_hash_block).
-struct HashBlockLowering : ServicePattern<snode::HashBlockOp> {
-  using ServicePattern::ServicePattern;
-  LogicalResult lower(snode::HashBlockOp op, OpAdaptor adaptor,
-                      const FunctionEnv &env,
-                      ConversionPatternRewriter &rewriter) const override {
-    const snode::NodeLayout *n = poolNode(op, layout, op.getNode());
-    if (!n)
-      return failure();
+struct HashBlockLowering : PoolServicePattern<snode::HashBlockOp> {
+  using PoolServicePattern::PoolServicePattern;
+  LogicalResult lowerPool(snode::HashBlockOp op, OpAdaptor adaptor,
+                          const snode::NodeLayout &n, const FunctionEnv &env,
+                          ConversionPatternRewriter &rewriter) const override {
     return replaceOrReject(op,
-                           target.hashBlock(rewriter, op.getLoc(), n->poolIndex,
+                           target.hashBlock(rewriter, op.getLoc(), n.poolIndex,
                                             adaptor.getOwner(),
                                             adaptor.getBytes(), env),
                            rewriter);
