@@ -11,7 +11,8 @@
 // atomic can run on the temporary between the two copies. A memset becomes
 // tc.field_fill (tic_rt_field_fill). The snode.pool_view of host code (the
 // bound of a struct-for over a hash node's entries) reads one copy of its
-// pool's state.
+// pool's state. A launch's `limit` is left alone: it runs on a CPU context
+// only (convert-tc-to-llvm), where the root buffer is host memory.
 //
 //===----------------------------------------------------------------------===//
 #include "tic/Conversion/Passes.h"
@@ -43,6 +44,13 @@ int64_t storeSize(Operation *op, Type t) {
   return int64_t(dl.getTypeSize(t).getFixedValue());
 }
 
+/// Whether `op` is in the `limit` of a tc.launch: code that runs on a CPU
+/// context only (a GPU's launch ignores it), where the root buffer is host
+/// memory.
+bool inLaunchLimit(Operation *op) {
+  return op->getParentOfType<tc::LaunchOp>() != nullptr;
+}
+
 struct HostFieldAccessPass
     : tic::impl::HostFieldAccessBase<HostFieldAccessPass> {
   using Base::Base;
@@ -63,6 +71,8 @@ struct HostFieldAccessPass
       for (OpOperand &use : v.getUses()) {
         Operation *user = use.getOwner();
         unsigned n = use.getOperandNumber();
+        if (inLaunchLimit(user))
+          continue;
         if (isa<UnrealizedConversionCastOp, LLVM::GEPOp>(user) && n == 0) {
           for (Value r : user->getResults())
             track(r);
@@ -117,7 +127,10 @@ struct HostFieldAccessPass
   /// lowering's loads from that. False after an error.
   bool expandPoolViews(tc::KernelOp kernel, const snode::SNodeLayout &layout) {
     SmallVector<snode::PoolViewOp> views;
-    kernel.walk([&](snode::PoolViewOp v) { views.push_back(v); });
+    kernel.walk([&](snode::PoolViewOp v) {
+      if (!inLaunchLimit(v))
+        views.push_back(v);
+    });
     MLIRContext *ctx = &getContext();
     Type ptrTy = LLVM::LLVMPointerType::get(ctx);
     for (snode::PoolViewOp v : views) {

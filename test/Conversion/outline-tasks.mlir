@@ -98,7 +98,21 @@ snode.tree @root {
 // from the kernel are captured.
 // CHECK-LABEL: tc.kernel @limited(
 // CHECK-SAME:    %[[H:.*]]: i32, %[[M:.*]]: i32)
-// CHECK:         tc.launch @limited__par0(%[[M]], %[[H]]) total %{{.*}} : i32, i32
+// CHECK:         %[[KC0:.*]] = arith.constant 0 : i64
+// CHECK-NEXT:    %[[KLO:.*]] = arith.extsi %{{.*}} : i32 to i64
+// CHECK:         arith.maxsi %{{.*}}, %[[KC0]] : i64
+// CHECK:         %[[KN1:.*]] = arith.maxsi %{{.*}}, %[[KC0]] : i64
+// CHECK-NEXT:    %[[TOTAL:.*]] = arith.muli %{{.*}}, %[[KN1]] : i64
+// The launch carries the same stop, from the kernel's values, for a target
+// that evaluates it before launching.
+// CHECK:         tc.launch @limited__par0(%[[M]], %[[H]]) total %[[TOTAL]] : i32, i32 limit {
+// CHECK-NEXT:      %[[KL:.*]] = arith.addi %[[M]], %[[M]] : i32
+// CHECK-NEXT:      %[[KL64:.*]] = arith.extsi %[[KL]] : i32 to i64
+// CHECK-NEXT:      %[[KD:.*]] = arith.subi %[[KL64]], %[[KLO]] : i64
+// CHECK-NEXT:      %[[KF:.*]] = arith.maxsi %[[KD]], %[[KC0]] : i64
+// CHECK-NEXT:      %[[KSTOP:.*]] = arith.muli %[[KF]], %[[KN1]] : i64
+// CHECK-NEXT:      tc.yield %[[KSTOP]] : i64
+// CHECK-NEXT:    }
 // CHECK-LABEL: tc.task @limited__par0 {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i64, %[[E:.*]]: i64, %[[TM:.*]]: i32, %[[TH:.*]]: i32):
 // CHECK-DAG:     %[[LO:.*]] = arith.constant 1 : i32

@@ -13,7 +13,9 @@ def ConvertTCToLLVM : Pass<"convert-tc-to-llvm", "::mlir::ModuleOp"> {
     closure, i64 begin, i64 end, i32 thread_id)`, whose context and captures
     are loaded from the closure (a captured ndarray as its data pointer and
     extents); each tc.launch becomes a stack closure plus a call to
-    tic_rt_parallel_for (a direct call when `serialize`). tc.random,
+    tic_rt_parallel_for (a direct call when `serialize`), its range stopped
+    at the launch's `limit` (inlined before the call) when it has one.
+    tc.random,
     tc.print, tc.assert, tc.ndarray_* and snode.root_ptr become LLVM code and
     runtime calls through the CPU's TargetInfo. Two pattern sets applied in
     turn (tic/Conversion/TCToLLVM.h): the functions, then what is in them.
@@ -26,8 +28,9 @@ def ConvertTCToLLVM : Pass<"convert-tc-to-llvm", "::mlir::ModuleOp"> {
     (root buffer, captures, iteration count, seed), in the order
     convert-tc-to-gpu gives them; host memory the task uses (captured
     kernel-scope variables, ndarrays) is staged through the device
-    (tic_rt_cuda_stage). tc.field_copy becomes tic_rt_field_read/write,
-    tc.field_fill tic_rt_field_fill.
+    (tic_rt_cuda_stage). A launch's `limit` is evaluated on the CPU branch
+    only (the device threads stop themselves). tc.field_copy becomes
+    tic_rt_field_read/write, tc.field_fill tic_rt_field_fill.
   }];
   let options = [
     Option<"cuda", "cuda", "bool", /*default=*/"false",
@@ -55,7 +58,8 @@ def HostFieldAccess : Pass<"tic-host-field-access", "::mlir::ModuleOp"> {
     and it runs between launches); a memset becomes tc.field_fill. An
     `snode.pool_view` (the bound of a struct-for over a hash node's entries)
     reads one copy of its pool's state. Any other use of such an address in
-    host code is an error. Tasks are untouched.
+    host code is an error. Tasks are untouched, and so is a launch's
+    `limit`: convert-tc-to-llvm evaluates it on a CPU context only.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::tic::tc::TCDialect"];

@@ -222,9 +222,10 @@ struct ReturnLowering : OpConversionPattern<tc::ReturnOp> {
 };
 
 /// tc.launch -> a stack closure (context and captures) and
-/// tic_rt_parallel_for over [0, total), or a direct call for `serialize`.
-/// With a CUDA device (`cuda` set): when the context is on one, a call of
-/// tic_rt_cuda_launch instead.
+/// tic_rt_parallel_for over [0, total), or a direct call for `serialize`;
+/// a launch with a `limit` stops the range there. With a CUDA device
+/// (`cuda` set): when the context is on one, a call of tic_rt_cuda_launch
+/// instead (which ignores the limit: the device threads stop themselves).
 struct LaunchLowering : OpConversionPattern<tc::LaunchOp> {
   LaunchLowering(const LLVMTypeConverter &converter, const FunctionEnvs &envs,
                  const CUDALaunches *cuda)
@@ -327,6 +328,17 @@ struct LaunchLowering : OpConversionPattern<tc::LaunchOp> {
     }
     Value zero = arith::ConstantIntOp::create(rewriter, loc, i64, 0);
     Value total = adaptor.getTotal();
+    if (Value stop = launch.getLimitValue()) {
+      // Memory the host reads: the launch runs the iterations before the
+      // loop's limit only, and the threads share those (the task still
+      // stops itself; that costs it one evaluation).
+      Block &lb = launch.getLimit().front();
+      Operation *yield = lb.getTerminator();
+      rewriter.inlineBlockBefore(&lb, rewriter.getInsertionBlock(),
+                                 rewriter.getInsertionPoint());
+      total = arith::MinSIOp::create(rewriter, loc, total, stop);
+      rewriter.eraseOp(yield);
+    }
     if (launch.getSerialize()) {
       Value t0 = arith::ConstantIntOp::create(rewriter, loc, i32, 0);
       auto fty = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx),

@@ -124,6 +124,19 @@ LogicalResult TaskOp::verifyRegions() {
   return success();
 }
 
+static LogicalResult verifyLimitRegion(Operation *op, Region &limit);
+
+LogicalResult LaunchOp::verifyRegions() {
+  return verifyLimitRegion(*this, getLimit());
+}
+
+Value LaunchOp::getLimitValue() {
+  if (getLimit().empty())
+    return {};
+  auto y = dyn_cast<YieldOp>(getLimit().front().getTerminator());
+  return y && y.getValues().size() == 1 ? y.getValues()[0] : Value();
+}
+
 LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &tables) {
   auto task = tables.lookupNearestSymbolFrom<TaskOp>(*this, getTaskAttr());
   if (!task)
@@ -219,6 +232,46 @@ ParallelForOp ParallelForOp::createSerialUnit(OpBuilder &b, Location loc) {
   return loop;
 }
 
+/// A loop's or a launch's `limit` region, when it has one: one block without
+/// arguments, ending with tc.yield (whose verifier checks the value), that
+/// writes no memory.
+static LogicalResult verifyLimitRegion(Operation *op, Region &limit) {
+  // Whether `mem` writes memory. An ordered (atomic) load, as the lowering
+  // of a launch's limit reads a count, reports a write to no particular
+  // address beside its read of one: the synchronisation it takes part in,
+  // not a store.
+  auto writes = [](MemoryEffectOpInterface mem) {
+    SmallVector<MemoryEffects::EffectInstance> effects;
+    mem.getEffects(effects);
+    bool readsAddress = llvm::any_of(effects, [](auto &e) {
+      return isa<MemoryEffects::Read>(e.getEffect()) && e.getValue();
+    });
+    return llvm::any_of(effects, [&](auto &e) {
+      return isa<MemoryEffects::Write>(e.getEffect()) &&
+             (e.getValue() || !readsAddress);
+    });
+  };
+  if (limit.empty())
+    return success();
+  if (!limit.hasOneBlock() || limit.front().getNumArguments())
+    return op->emitOpError("'limit' must be one block without arguments");
+  Block &lb = limit.front();
+  if (lb.empty() || !isa<YieldOp>(lb.back()))
+    return op->emitOpError("'limit' must end with tc.yield");
+  WalkResult w = limit.walk([&](Operation *inner) {
+    if (isa<YieldOp>(inner))
+      return WalkResult::advance();
+    auto mem = dyn_cast<MemoryEffectOpInterface>(inner);
+    if ((mem && writes(mem)) ||
+        (!mem && !inner->hasTrait<OpTrait::HasRecursiveMemoryEffects>())) {
+      inner->emitOpError("in a parallel loop's 'limit' may not write memory");
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(w.wasInterrupted());
+}
+
 LogicalResult ParallelForOp::verifyRegions() {
   if (getLowerBounds().empty())
     return emitOpError("needs at least one dimension");
@@ -233,31 +286,17 @@ LogicalResult ParallelForOp::verifyRegions() {
       return emitOpError("all bounds must have the same type");
   if (failed(verifyLoopConfig(*this, getParallelize(), getBlockDim(), getGrain())))
     return failure();
-  if (!getLimit().empty()) {
-    if (!getLimit().hasOneBlock() || getLimit().front().getNumArguments())
-      return emitOpError("'limit' must be one block without arguments");
-    Block &lb = getLimit().front();
-    if (lb.empty() || !isa<YieldOp>(lb.back()))
-      return emitOpError("'limit' must end with tc.yield");
-    // (YieldOp's verifier checks the value.)
-    WalkResult w = getLimit().walk([&](Operation *inner) {
-      if (isa<YieldOp>(inner))
-        return WalkResult::advance();
-      auto mem = dyn_cast<MemoryEffectOpInterface>(inner);
-      if ((mem && mem.hasEffect<MemoryEffects::Write>()) ||
-          (!mem && !inner->hasTrait<OpTrait::HasRecursiveMemoryEffects>())) {
-        inner->emitOpError("in a parallel loop's 'limit' may not write memory");
-        return WalkResult::interrupt();
-      }
-      return WalkResult::advance();
-    });
-    if (w.wasInterrupted())
-      return failure();
-  }
+  if (failed(verifyLimitRegion(*this, getLimit())))
+    return failure();
   return verifyLoopBody(*this, getBody(), getRank(), t);
 }
 
 LogicalResult YieldOp::verify() {
+  if (auto launch = dyn_cast<LaunchOp>((*this)->getParentOp())) {
+    if (getValues().size() != 1 || !getValues()[0].getType().isInteger(64))
+      return emitOpError("of a launch's 'limit' must yield one i64");
+    return success();
+  }
   auto pf = dyn_cast<ParallelForOp>((*this)->getParentOp());
   if (pf && (*this)->getParentRegion() == &pf.getLimit()) {
     Type t =

@@ -246,3 +246,37 @@ tc.kernel @k() {
   }
   tc.return
 }
+
+// -----
+
+// A launch's limit: one i64 (a stop in linear iteration numbers), no writes.
+tc.task @t {
+^bb0(%b: i64, %e: i64):
+  tc.return
+}
+tc.kernel @k(%n: i32) {
+  %c8 = arith.constant 8 : i64
+  tc.launch @t() total %c8 limit {
+    // expected-error @+1 {{of a launch's 'limit' must yield one i64}}
+    tc.yield %n : i32
+  }
+  tc.return
+}
+
+// -----
+
+snode.tree @root { snode.place @cnt : [i32] }
+tc.task @t {
+^bb0(%b: i64, %e: i64):
+  tc.return
+}
+tc.kernel @k() {
+  %c8 = arith.constant 8 : i64
+  %c1 = arith.constant 1 : i32
+  tc.launch @t() total %c8 limit {
+    // expected-error @+1 {{in a parallel loop's 'limit' may not write memory}}
+    tc.store %c1, @cnt[] : i32
+    tc.yield %c8 : i64
+  }
+  tc.return
+}

@@ -81,7 +81,10 @@ def LowerStructFor : Pass<"tic-lower-struct-for", "::mlir::ModuleOp"> {
     entry into it (no write below it outside the loop's own known-active
     cells, no activation or append below it) gets the host bound
     `snode.pool_bound` (no copy from the device) and a `limit` region that
-    reads the exact count where the iterations run.
+    reads the exact count where the iterations run. A pointer node's
+    cached list is then checked and rebuilt in launches too, whose limits
+    (the staleness flag, the list's count) stop them, so host code reads
+    nothing.
 
     With `known-active` (the default), field accesses in the body at the
     loop's own indices, on fields whose path goes through that node with
@@ -239,7 +242,9 @@ def OutlineTasks : Pass<"tic-outline-tasks", "::mlir::ModuleOp"> {
 
     A loop's `limit` region is cloned into the task's prologue; the range
     stops at `arith.minsi %end, (limit - lo0) * (the other extents)
-    {tc.range_end}`.
+    {tc.range_end}`. The region moves to the launch's `limit`, yielding the
+    same stop from the kernel's values, for a target that evaluates it
+    before launching (the CPU's).
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }

@@ -268,22 +268,47 @@ def TC_LaunchOp : TC_Op<"launch", [
     linear iteration number in `[0, %t)` and returns when all are done. With
     `serialize` the iterations run in order on the calling thread; `grain`
     and `block_dim` are the loop's `loop_config` hints.
+
+    ```mlir
+    tc.launch @k__par1(%n) total %t : i32 limit {
+      %k = tc.hash_entries @h : i32
+      ...
+      tc.yield %stop : i64
+    }
+    ```
+
+    The loop of a task with a `limit` (tic-outline-tasks, from the
+    tc.parallel_for's) stops itself; the launch carries the same stop, as a
+    linear iteration number, for a target that can evaluate it where the
+    launch starts: a CPU, whose memory the host reads. It then launches
+    `[0, min(%t, %stop))` only, and its threads share the iterations that
+    run, where they would share every iteration up to `%t` and leave the
+    work to the first threads. A target whose memory the host cannot read
+    (a GPU context) ignores it: the task stops itself. The region reads
+    memory but does not write it (the tc.parallel_for's limit, moved).
   }];
   let arguments = (ins FlatSymbolRefAttr:$task, I64:$total,
                        Variadic<AnyType>:$captures, UnitAttr:$serialize,
                        OptionalAttr<I64Attr>:$grain,
                        OptionalAttr<I32Attr>:$block_dim);
+  let regions = (region AnyRegion:$limit);
   let assemblyFormat = [{
     $task `(` $captures `)` `total` $total attr-dict (`:` type($captures)^)?
+    (`limit` $limit^)?
+  }];
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The stop the `limit` region yields (i64); null without one.
+    ::mlir::Value getLimitValue();
   }];
 }
 
 def TC_YieldOp : TC_Op<"yield", [Pure, Terminator,
-    ParentOneOf<["ParallelForOp", "StructForOp", "BlockForOp"]>]> {
+    ParentOneOf<["ParallelForOp", "StructForOp", "BlockForOp", "LaunchOp"]>]> {
   let summary = "ends one iteration of a parallel loop, or yields its limit";
   let description = [{
-    Ends a loop's body (no values), or a tc.parallel_for's `limit` region
-    (one integer of the loop's index type).
+    Ends a loop's body (no values), a tc.parallel_for's `limit` region
+    (one integer of the loop's index type) or a tc.launch's (one i64).
   }];
   let arguments = (ins Variadic<AnySignlessInteger>:$values);
   let assemblyFormat = "attr-dict ($values^ `:` type($values))?";

@@ -215,16 +215,35 @@ LogicalResult Outliner::outline(tc::ParallelForOp pf, tc::KernelOp kernel,
   OpBuilder kb(pf);
   Value total = arith::ConstantIntOp::create(kb, loc, i64, 1);
   Value kzero = arith::ConstantIntOp::create(kb, loc, i64, 0);
+  SmallVector<Value> klo, kn;
   for (unsigned d = 0; d < rank; ++d) {
     Value l = toI64(kb, pf.getLowerBounds()[d]),
           h = toI64(kb, pf.getUpperBounds()[d]);
     Value e = arith::MaxSIOp::create(
         kb, loc, arith::SubIOp::create(kb, loc, h, l), kzero);
     total = arith::MulIOp::create(kb, loc, total, e);
+    klo.push_back(l);
+    kn.push_back(e);
   }
-  tc::LaunchOp::create(kb, loc, FlatSymbolRefAttr::get(task.getSymNameAttr()),
-                       total, captures, pf.getSerializeAttr(),
-                       pf.getGrainAttr(), pf.getBlockDimAttr());
+  auto launch = tc::LaunchOp::create(
+      kb, loc, FlatSymbolRefAttr::get(task.getSymNameAttr()), total, captures,
+      pf.getSerializeAttr(), pf.getGrainAttr(), pf.getBlockDimAttr());
+  // The launch carries the loop's limit too, as the same stop: a target
+  // whose launcher can read the memory it reads (a CPU) launches only the
+  // iterations before it.
+  if (Value limit = pf.getLimitValue()) {
+    launch.getLimit().takeBody(pf.getLimit());
+    Block &lb = launch.getLimit().front();
+    Operation *yield = lb.getTerminator();
+    OpBuilder yb(yield);
+    Value stop = arith::MaxSIOp::create(
+        yb, loc, arith::SubIOp::create(yb, loc, toI64(yb, limit), klo[0]),
+        kzero);
+    for (unsigned d = 1; d < rank; ++d)
+      stop = arith::MulIOp::create(yb, loc, stop, kn[d]);
+    tc::YieldOp::create(yb, loc, ValueRange{stop});
+    yield->erase();
+  }
   pf.erase();
   return success();
 }
