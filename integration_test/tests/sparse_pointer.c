@@ -179,6 +179,42 @@ int main(void) {
      let-named sparse SNodes). */
   CHECK(sparse_pointer_count_cb(ctx, &n));
   EXPECT_TRUE(n == 64);
+
+  /* A node of 512 x 512 cells: two rounds of writes (the second makes the
+   * cached list stale), then an in-place scale over the active cells. */
+  {
+    static float big[1024][1024];
+    static unsigned char bigb[512][512];
+    int round, want_blocks = 0;
+    double want_sum = 0;
+    const int offs[2] = {0, 11}, nw[2] = {300, 200};
+    for (round = 0; round < 2; ++round) {
+      CHECK(sparse_pointer_fill_big(ctx, nw[round], offs[round]));
+      for (k = 0; k < nw[round]; ++k) {
+        int bi = (k * 37 + offs[round]) % 1024;
+        int bj = (k * 101 + 3 * offs[round]) % 1024;
+        big[bi][bj] = (float)(k + offs[round]) + 1.0f;
+        bigb[bi / 2][bj / 2] = 1;
+      }
+      big[1023][1023] = 7.0f;
+      bigb[511][511] = 1;
+      want_blocks = 0;
+      want_sum = 0;
+      for (i = 0; i < 512; ++i)
+        for (j = 0; j < 512; ++j)
+          want_blocks += bigb[i][j];
+      for (i = 0; i < 1024; ++i)
+        for (j = 0; j < 1024; ++j)
+          want_sum += big[i][j];
+      CHECK(sparse_pointer_count_bigb(ctx, &n));
+      EXPECT_TRUE(n == want_blocks);
+      CHECK(sparse_pointer_sum_big(ctx, &s));
+      EXPECT_TRUE(s == (float)want_sum); /* integers below 2^24: exact */
+    }
+    CHECK(sparse_pointer_scale_big(ctx, 2.0f));
+    CHECK(sparse_pointer_sum_big(ctx, &s));
+    EXPECT_TRUE(s == (float)(2 * want_sum));
+  }
   CHECK(sparse_pointer_blk_deactivate_all(ctx));
   CHECK(sparse_pointer_count_blk(ctx, &n));
   EXPECT_TRUE(n == 0);

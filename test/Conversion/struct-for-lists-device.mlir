@@ -6,9 +6,11 @@
 // waits for the launches in flight). Three launches with constant bounds:
 // one iteration decides whether the list is stale and records it at byte 12
 // of the list's header; the rebuild runs over every cell and appends the
-// active ones only when that flag is set; the body's loop runs over every
-// cell too, limited by the list's count (read once per task instance: a GPU
-// thread's grid-stride loop stops there, no iteration tests it). The
+// active ones, limited by that flag (every cell, or none); the body's loop
+// runs over every cell too, limited by the list's count. A limit is read
+// once per task instance (a GPU thread's grid-stride loop stops there, no
+// iteration tests it; a CPU context's launch covers the iterations before
+// it only), so this holds at any number of cells. The
 // elements of a cell are parallel dimensions of the body's loop (a GPU
 // thread per element, not per cell), not serial loops.
 snode.tree @root {
@@ -46,14 +48,21 @@ snode.tree @big {
 // CHECK:           %[[FLAG:.*]] = llvm.getelementptr inbounds %[[LIST]][12]
 // CHECK:           llvm.store %[[STALE32]], %[[FLAG]] {alignment = 4 : i64} : i32, !llvm.ptr
 // CHECK:         %[[C16:.*]] = arith.constant 16 : i32
-// CHECK:         tc.parallel_for (%[[L:.*]]) = (%{{.*}}) to (%[[C16]]) {
-// CHECK:           %[[F:.*]] = llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> i32
-// CHECK:           %[[SET:.*]] = arith.cmpi ne, %[[F]], %{{.*}} : i32
-// CHECK:           scf.if %[[SET]] {
-// CHECK:             %[[ACTIVE:.*]] = tc.is_active @p[%[[L]]] : i1
-// CHECK:             scf.if %[[ACTIVE]] {
-// CHECK:               llvm.atomicrmw add
-// CHECK:               llvm.store %[[L]], %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr
+// CHECK:         tc.parallel_for (%[[L:.*]]) = (%{{.*}}) to (%[[C16]]) limit {
+// CHECK-NEXT:      %[[FLP:.*]] = snode.structure_ptr @p list
+// CHECK-NEXT:      %[[FP:.*]] = llvm.getelementptr inbounds %[[FLP]][12]
+// CHECK-NEXT:      %[[F:.*]] = llvm.load %[[FP]] {alignment = 4 : i64} : !llvm.ptr -> i32
+// CHECK-NEXT:      %[[Z:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:      %[[SET:.*]] = arith.cmpi ne, %[[F]], %[[Z]] : i32
+// CHECK-NEXT:      %[[ALL:.*]] = arith.constant 16 : i32
+// CHECK-NEXT:      %[[NONE:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:      %[[STOP:.*]] = arith.select %[[SET]], %[[ALL]], %[[NONE]] : i32
+// CHECK-NEXT:      tc.yield %[[STOP]] : i32
+// CHECK-NEXT:    } {
+// CHECK-NEXT:      %[[ACTIVE:.*]] = tc.is_active @p[%[[L]]] : i1
+// CHECK-NEXT:      scf.if %[[ACTIVE]] {
+// CHECK:             llvm.atomicrmw add
+// CHECK:             llvm.store %[[L]], %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr
 // CHECK:         %[[C16B:.*]] = arith.constant 16 : i32
 // CHECK:         %[[C4:.*]] = arith.constant 4 : i32
 // CHECK:         tc.parallel_for (%[[N:.*]], %[[R:.*]]) = (%{{.*}}, %{{.*}}) to (%[[C16B]], %[[C4]]) limit {
@@ -93,13 +102,18 @@ tc.kernel @twice() {
   tc.return
 }
 
-// Past 2^16 cells the device's loops over every cell would cost more than
-// the host's reads: a node of 512 x 512 cells keeps the host's decision.
+// A node of 512 x 512 cells decides on the device too: the launches over
+// every cell stop at their limits.
 // CHECK-LABEL: tc.kernel @large
-// CHECK:         %[[BUILT:.*]] = llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr -> i64
-// CHECK:         arith.select
-// CHECK:         %[[COUNT2:.*]] = llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> i32
-// CHECK:         tc.parallel_for (%{{.*}}, %{{.*}}, %{{.*}}) = (%{{.*}}, %{{.*}}, %{{.*}}) to (%[[COUNT2]], %{{.*}}, %{{.*}})
+// CHECK-NOT:     llvm.load
+// CHECK:         tc.parallel_for (%{{.*}}) = (%{{.*}}) to (%{{.*}}) {
+// CHECK:         %[[CELLS:.*]] = arith.constant 262144 : i32
+// CHECK:         tc.parallel_for (%{{.*}}) = (%{{.*}}) to (%[[CELLS]]) limit {
+// CHECK:           llvm.atomicrmw add
+// CHECK:           tc.yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[CELLS2:.*]] = arith.constant 262144 : i32
+// CHECK:         tc.parallel_for (%{{.*}}, %{{.*}}, %{{.*}}) = (%{{.*}}, %{{.*}}, %{{.*}}) to (%[[CELLS2]], %{{.*}}, %{{.*}}) limit {
 tc.kernel @large() {
   tc.struct_for @v (%i, %j) {
     %x = tc.load @v[%i, %j] : f32

@@ -883,10 +883,6 @@ static SmallVector<Value> decodeCell(OpBuilder &b, Location loc, Value l,
   return c;
 }
 
-/// The most cells of a listed node whose struct-for decides on the device
-/// (`device`): its launches then run over every cell.
-constexpr int64_t kDeviceListCells = int64_t(1) << 16;
-
 /// A struct-for whose deepest listed node is a pointer node with a list
 /// (or a bitmasked one without a pointer above; tic-allocate-layout): its
 /// active cells are kept in a list in the root
@@ -908,20 +904,24 @@ constexpr int64_t kDeviceListCells = int64_t(1) << 16;
 ///
 /// With `device` (--target=cuda, where the root buffer may be device
 /// memory and every host read of it waits for the launches in flight), the
-/// host reads nothing when the node has at most kDeviceListCells cells:
-/// three launches with constant bounds decide on the device. (Their loops
-/// run over every cell, mostly idle: past that size a host read costs less,
-/// on a GPU as on a CPU context of the same object.)
+/// host reads nothing: three launches with constant bounds decide on the
+/// device, their limits stopping them where the list says.
 ///
 ///   tc.parallel_for (%t) = (0) to (1) {                   // prepare
 ///     %stale = %stamp != list.stamp
 ///     if %stale { list.count = 0; list.stamp = %stamp }
 ///     list.rebuild = %stale }
-///   tc.parallel_for (%l) = (0) to (cells) {               // rebuild
-///     if list.rebuild && tc.is_active @node[decode(%l)] {
-///       list[atomic count++] = %l } }
+///   tc.parallel_for (%l) = (0) to (cells)                 // rebuild
+///       limit { list.rebuild ? cells : 0 } {
+///     if tc.is_active @node[decode(%l)] { list[atomic count++] = %l } }
 ///   tc.parallel_for (%e) = (0) to (cells) limit { list.count } {
 ///     serial over the elements: body }
+///
+/// A GPU thread evaluates a limit once, before its grid-stride loop: the
+/// launch of a list that is up to date costs one read per thread, whatever
+/// the number of cells. A CPU context evaluates the limits on the host
+/// before launching (convert-tc-to-llvm), so its threads share the
+/// iterations that run.
 ///
 /// With `device`, the elements of a cell (and the cells of a deeper
 /// sparse node in it, each tested) are parallel dimensions of the body's
@@ -1030,7 +1030,7 @@ static tc::ParallelForOp buildCachedListLoop(
     spliceBody(ib, sf, indices);
     return pf;
   };
-  if (device && total <= kDeviceListCells) {
+  if (device) {
     // Prepare: one iteration decides (and records at byte 12) whether the
     // list is stale.
     auto prep = tc::ParallelForOp::create(b, loc, ValueRange{c32(b, 0)},
@@ -1057,16 +1057,20 @@ static tc::ParallelForOp buildCachedListLoop(
     auto rebuild = tc::ParallelForOp::create(b, loc, ValueRange{c32(b, 0)},
                                              ValueRange{c32(b, total)});
     {
+      OpBuilder lb = OpBuilder::atBlockEnd(rebuild.createLimitBlock());
+      Value flag =
+          LLVM::LoadOp::create(lb, loc, i32, field(lb, listPtr(lb), 12), 4);
+      Value stale = arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::ne,
+                                          flag, c32(lb, 0));
+      Value all = c32(lb, total);
+      Value none = c32(lb, 0);
+      Value stop = arith::SelectOp::create(lb, loc, stale, all, none);
+      tc::YieldOp::create(lb, loc, ValueRange{stop});
       Block *body = &rebuild.getBody().front();
       OpBuilder rb = OpBuilder::atBlockEnd(body);
-      Value flag =
-          LLVM::LoadOp::create(rb, loc, i32, field(rb, listPtr(rb), 12), 4);
-      Value stale = arith::CmpIOp::create(rb, loc, arith::CmpIPredicate::ne,
-                                          flag, c32(rb, 0));
-      auto ifStale = scf::IfOp::create(rb, loc, stale, false);
       tc::YieldOp::create(rb, loc);
-      OpBuilder sb = OpBuilder::atBlockBegin(ifStale.thenBlock());
-      appendIfActive(sb, body->getArgument(0));
+      rb.setInsertionPointToStart(body);
+      appendIfActive(rb, body->getArgument(0));
     }
     return bodyLoop(c32(b, total), /*bounded=*/true);
   }
