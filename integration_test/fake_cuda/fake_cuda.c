@@ -15,7 +15,14 @@
  * mappings of whole allocations inside a reservation that do not overlap,
  * access set on mapped ranges only, no reservation freed while mapped. A
  * copy or fill that touches a reserved range where nothing is mapped with
- * access aborts, as a kernel touching it would fault on a GPU. */
+ * access aborts, as a kernel touching it would fault on a GPU.
+ *
+ * Asynchronous copies (pinned host memory, events) are queued in stream
+ * order and done when an event is queried, at a synchronous copy or fill,
+ * or at a synchronize: host code that reads a copy's destination before
+ * its event reported it done reads stale bytes. fake_cuda_hold_events(1)
+ * makes queries answer "not ready" (a device still busy) until
+ * fake_cuda_hold_events(0). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -294,7 +301,53 @@ CUresult cuCtxSetCurrent(void *ctx) {
   (void)ctx;
   return kSuccess;
 }
-CUresult cuCtxSynchronize(void) { return kSuccess; }
+/* Asynchronous copies not done yet, in stream order. */
+struct queued {
+  int toDevice;
+  CUdeviceptr dev;
+  void *host;
+  size_t n;
+};
+static struct queued *queue;
+static size_t numQueued, capQueued;
+static int eventsHeld;
+
+static void copyToDevice(CUdeviceptr dst, const void *src, size_t n);
+static void copyToHost(void *dst, CUdeviceptr src, size_t n);
+
+/* Does the queued copies (the device catching up). */
+static void drain(void) {
+  for (size_t i = 0; i < numQueued; ++i) {
+    struct queued q = queue[i];
+    if (q.toDevice)
+      copyToDevice(q.dev, q.host, q.n);
+    else
+      copyToHost(q.host, q.dev, q.n);
+  }
+  numQueued = 0;
+}
+
+static CUresult enqueue(int toDevice, CUdeviceptr dev, void *host, size_t n,
+                        void *stream) {
+  if (stream)
+    fail("a stream other than the default one");
+  checkAccess(dev, n, toDevice ? "cuMemcpyHtoDAsync" : "cuMemcpyDtoHAsync");
+  if (!grow((void **)&queue, &capQueued, numQueued, sizeof *queue))
+    return kOutOfMemory;
+  queue[numQueued].toDevice = toDevice;
+  queue[numQueued].dev = dev;
+  queue[numQueued].host = host;
+  queue[numQueued].n = n;
+  ++numQueued;
+  return kSuccess;
+}
+
+void fake_cuda_hold_events(int on) { eventsHeld = on; }
+
+CUresult cuCtxSynchronize(void) {
+  drain();
+  return kSuccess;
+}
 
 CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n) {
   size_t bytes = pages(n ? n : 1);
@@ -331,6 +384,7 @@ CUresult cuMemFree_v2(CUdeviceptr p) {
   abort();
 }
 CUresult cuMemsetD8_v2(CUdeviceptr p, unsigned char v, size_t n) {
+  drain();
   checkAccess(p, n, "cuMemsetD8");
   if (n == 0 || v == 0) /* fresh mappings read as zero */
     return kSuccess;
@@ -339,22 +393,76 @@ CUresult cuMemsetD8_v2(CUdeviceptr p, unsigned char v, size_t n) {
   protect(p, n, PROT_NONE);
   return kSuccess;
 }
-CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t n) {
+static void copyToDevice(CUdeviceptr dst, const void *src, size_t n) {
   checkAccess(dst, n, "cuMemcpyHtoD");
   if (n == 0)
-    return kSuccess;
+    return;
   protect(dst, n, PROT_READ | PROT_WRITE);
   memcpy((void *)(uintptr_t)dst, src, n);
   protect(dst, n, PROT_NONE);
-  return kSuccess;
 }
-CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t n) {
+static void copyToHost(void *dst, CUdeviceptr src, size_t n) {
   checkAccess(src, n, "cuMemcpyDtoH");
   if (n == 0)
-    return kSuccess;
+    return;
   protect(src, n, PROT_READ);
   memcpy(dst, (const void *)(uintptr_t)src, n);
   protect(src, n, PROT_NONE);
+}
+CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t n) {
+  drain();
+  copyToDevice(dst, src, n);
+  return kSuccess;
+}
+CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t n) {
+  drain();
+  copyToHost(dst, src, n);
+  return kSuccess;
+}
+CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void *src, size_t n,
+                              void *stream) {
+  return enqueue(1, dst, (void *)src, n, stream);
+}
+CUresult cuMemcpyDtoHAsync_v2(void *dst, CUdeviceptr src, size_t n,
+                              void *stream) {
+  return enqueue(0, src, dst, n, stream);
+}
+/* Pinned host memory: plain host memory here, filled with a pattern (its
+ * contents are undefined until a copy arrives). */
+CUresult cuMemAllocHost_v2(void **p, size_t n) {
+  *p = malloc(n ? n : 1);
+  if (!*p)
+    return kOutOfMemory;
+  memset(*p, 0xa5, n);
+  return kSuccess;
+}
+CUresult cuMemFreeHost(void *p) {
+  free(p);
+  return kSuccess;
+}
+/* One event stands for "the copies queued so far": querying it does them,
+ * unless the test holds events. */
+static int theEvent;
+CUresult cuEventCreate(void **event, unsigned flags) {
+  (void)flags;
+  *event = &theEvent;
+  return kSuccess;
+}
+CUresult cuEventRecord(void *event, void *stream) {
+  (void)event;
+  if (stream)
+    fail("a stream other than the default one");
+  return kSuccess;
+}
+CUresult cuEventQuery(void *event) {
+  (void)event;
+  if (eventsHeld)
+    return 600; /* CUDA_ERROR_NOT_READY */
+  drain();
+  return kSuccess;
+}
+CUresult cuEventDestroy_v2(void *event) {
+  (void)event;
   return kSuccess;
 }
 

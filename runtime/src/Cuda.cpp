@@ -144,6 +144,14 @@ void loadDriver() {
           CUDA_SUCCESS &&
       granularity > 0 && (granularity & (granularity - 1)) == 0)
     l.granularity = granularity;
+  l.asyncCopies = resolve(h, "cuMemAllocHost_v2", d.cuMemAllocHost) &&
+                  resolve(h, "cuMemFreeHost", d.cuMemFreeHost) &&
+                  resolve(h, "cuMemcpyDtoHAsync_v2", d.cuMemcpyDtoHAsync) &&
+                  resolve(h, "cuMemcpyHtoDAsync_v2", d.cuMemcpyHtoDAsync) &&
+                  resolve(h, "cuEventCreate", d.cuEventCreate) &&
+                  resolve(h, "cuEventRecord", d.cuEventRecord) &&
+                  resolve(h, "cuEventQuery", d.cuEventQuery) &&
+                  resolve(h, "cuEventDestroy_v2", d.cuEventDestroy);
   l.status = TC_OK;
 }
 
@@ -441,6 +449,9 @@ void tic_rt_cuda_launch(tic_rt_context *ctx, const tic_rt_cuda_kernel *kernel,
   // it, before this one), so this one can reuse them.
   if (s->freedSinceCollect)
     cudaCollectPools(ctx);
+  // Pools whose use, read after an earlier launch, has arrived grow before
+  // this one (no wait).
+  cudaGrowPoolsFromRead(ctx);
   // Stages: one scratch allocation, each stage at a 256-byte boundary.
   size_t need = 0;
   for (int32_t i = 0; i < numStages; ++i)
@@ -498,6 +509,8 @@ void tic_rt_cuda_launch(tic_rt_context *ctx, const tic_rt_cuda_kernel *kernel,
       checkDeviceFailure(ctx);
       cudaGrowPools(ctx);
     }
+  } else {
+    cudaReadPoolStates(ctx);
   }
   if (numStages == 0)
     return;

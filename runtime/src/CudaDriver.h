@@ -30,7 +30,10 @@ using CUcontext = struct CUctx_st *;
 using CUmodule = struct CUmod_st *;
 using CUfunction = struct CUfunc_st *;
 using CUstream = struct CUstream_st *;
+using CUevent = struct CUevent_st *;
 constexpr CUresult CUDA_SUCCESS = 0;
+constexpr CUresult CUDA_ERROR_NOT_READY = 600;
+constexpr unsigned CU_EVENT_DISABLE_TIMING = 2;
 constexpr int CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16;
 constexpr int CU_JIT_ERROR_LOG_BUFFER = 5;
 constexpr int CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
@@ -106,6 +109,16 @@ struct Driver {
   CUresult (*cuMemUnmap)(CUdeviceptr, size_t);
   CUresult (*cuMemSetAccess)(CUdeviceptr, size_t, const CUmemAccessDesc *,
                              size_t);
+  // Optional (pools that grow between launches without a wait: their
+  // states read asynchronously into pinned memory, CudaPools.cpp).
+  CUresult (*cuMemAllocHost)(void **, size_t);
+  CUresult (*cuMemFreeHost)(void *);
+  CUresult (*cuMemcpyDtoHAsync)(void *, CUdeviceptr, size_t, CUstream);
+  CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr, const void *, size_t, CUstream);
+  CUresult (*cuEventCreate)(CUevent *, unsigned);
+  CUresult (*cuEventRecord)(CUevent, CUstream);
+  CUresult (*cuEventQuery)(CUevent);
+  CUresult (*cuEventDestroy)(CUevent);
 };
 
 struct Loader {
@@ -122,6 +135,9 @@ struct Loader {
   /// The granularity of mappings (bytes) when the driver has the virtual
   /// memory management API, else 0 (pools are then one allocation each).
   uint64_t granularity = 0;
+  /// Whether the driver has pinned host memory, asynchronous copies and
+  /// events: pools then also grow from states read without a wait.
+  bool asyncCopies = false;
 };
 
 /// Properties of memory of the device in use, for cuMemCreate.
@@ -197,6 +213,15 @@ struct CudaState {
   // A kernel was launched since the pools last looked at their use
   // (cudaGrowPools).
   bool launchedSinceGrowth = false;
+  // The pools' states read without a wait (cudaLookAtPools): pinned host
+  // memory holding the span of the root buffer from the first growable
+  // pool's state to the last one's, then a capacity pair per pool to raise
+  // it from; the event recorded after the copy, which is in flight while
+  // `stateRead` is set.
+  char *pinned = nullptr;
+  uint64_t pinnedLo = 0, pinnedHi = 0;
+  cu::CUevent statesCopied = nullptr;
+  bool stateRead = false;
   // The access-rule validation of a module compiled with -g: its flag
   // (__tic_ad_recording, i32) and state words (__tic_ad_state_<k>); 0 and
   // none without.

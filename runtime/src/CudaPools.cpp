@@ -17,9 +17,13 @@
 //    launch: the device is idle, no launch can see memory change) and the
 //    pool's bump index has passed half of what is mapped: twice as much, or
 //    twice the index. The runtime then raises the capacity, in stream
-//    order before the next launch. A pool thus grows past its first size
-//    between launches; one launch cannot take more than was mapped before
-//    it.
+//    order before the next launch. Where the driver has pinned memory,
+//    asynchronous copies and events, the same happens without a wait: each
+//    launch is followed by a copy of the states into pinned memory (one in
+//    flight), and the first launch after it arrived grows the pools from
+//    it, raising the capacities with asynchronous copies ahead of itself.
+//    A pool thus grows past its first size between launches; one launch
+//    cannot take more than was mapped before it.
 //  * Otherwise (an older driver, an ABI 5 object, or TIC_CUDA_FIXED_POOLS=1
 //    in the environment) one allocation of that first size.
 //
@@ -210,17 +214,88 @@ void releasePool(DevicePool &p) {
 }
 
 /// Writes p's capacity (and max_elements, where struct-fors over its cells
-/// stop: no cell lies past the capacity on the device) to its state.
-bool publishCapacity(tic_rt_context *ctx, const DevicePool &p) {
+/// stop: no cell lies past the capacity on the device) to its state. With
+/// `slot` (16 bytes of pinned host memory) the copy is asynchronous: in
+/// stream order, after the launches in flight, and the host does not wait.
+bool publishCapacity(tic_rt_context *ctx, const DevicePool &p, char *slot) {
   uint64_t both[2] = {p.mapped, p.mapped};
   static_assert(offsetof(tic_rt_pool_state, max_elements) ==
                     offsetof(tic_rt_pool_state, capacity) + 8,
                 "capacity and max_elements are adjacent");
+  CUdeviceptr at = stateAddress(ctx, p, offsetof(tic_rt_pool_state, capacity));
+  if (!slot)
+    return check(ctx, loader.drv.cuMemcpyHtoD(at, both, sizeof(both)),
+                 "raising a pool's capacity");
+  std::memcpy(slot, both, sizeof(both));
   return check(ctx,
-               loader.drv.cuMemcpyHtoD(
-                   stateAddress(ctx, p, offsetof(tic_rt_pool_state, capacity)),
-                   both, sizeof(both)),
+               loader.drv.cuMemcpyHtoDAsync(at, slot, sizeof(both), nullptr),
                "raising a pool's capacity");
+}
+
+/// The span [lo, hi) of the root buffer holding the states of the pools
+/// that reserved address space (those that may grow); empty without one.
+void reservedStates(const CudaState *s, uint64_t &lo, uint64_t &hi) {
+  lo = UINT64_MAX;
+  hi = 0;
+  for (int32_t i = 0; i < s->numPools; ++i) {
+    const DevicePool &p = s->pools[i];
+    if (!p.va)
+      continue;
+    lo = p.stateOffset < lo ? p.stateOffset : lo;
+    uint64_t end = p.stateOffset + sizeof(tic_rt_pool_state);
+    hi = end > hi ? end : hi;
+  }
+}
+
+/// Device memory the root buffer and the pools take, in bytes.
+uint64_t deviceBytesUsed(const tic_rt_context *ctx) {
+  uint64_t used = ctx->rootSize;
+  for (int32_t i = 0; i < ctx->cuda->numPools; ++i)
+    used += poolBytes(ctx->cuda->pools[i]);
+  return used;
+}
+
+/// Grows each reserved pool whose bump index, in `states` (a copy of the
+/// root buffer's bytes [lo, hi)), passed half of what is mapped: twice as
+/// much, or twice the index, within the reservation and the budget.
+/// `slots` (pinned, 16 bytes per pool): the capacities rise asynchronously;
+/// else with synchronous copies.
+void growFrom(tic_rt_context *ctx, const char *states, uint64_t lo, uint64_t hi,
+              char *slots) {
+  CudaState *s = ctx->cuda;
+  uint64_t budget = ctx->opts.device_memory_bytes;
+  uint64_t used = deviceBytesUsed(ctx);
+  for (int32_t i = 0; i < s->numPools; ++i) {
+    DevicePool &p = s->pools[i];
+    if (!p.va || p.mapped >= p.reserved || p.stateOffset < lo ||
+        p.stateOffset + sizeof(tic_rt_pool_state) > hi)
+      continue;
+    uint64_t next;
+    std::memcpy(&next,
+                states + (p.stateOffset - lo) +
+                    offsetof(tic_rt_pool_state, next),
+                sizeof(next));
+    if (next < p.mapped / 2)
+      continue;
+    uint64_t target = next > p.mapped ? 2 * next : 2 * p.mapped;
+    if (target > p.reserved)
+      target = p.reserved;
+    // Within the budget: what the other pools and the fields leave, the
+    // mappings' rounding included (the most elements that fit).
+    if (budget)
+      target =
+          mostThatFit(p, p.mapped, target, budget > used ? budget - used : 0);
+    if (target <= p.mapped)
+      continue;
+    uint64_t before = poolBytes(p), old = p.mapped;
+    // A failure leaves what it could map: a launch past it fails as one
+    // past a fixed pool does (TC_ERR_OUT_OF_MEMORY naming the SNode).
+    mapUpTo(p, target, true);
+    used += poolBytes(p) - before;
+    if (p.mapped > old &&
+        !publishCapacity(ctx, p, slots ? slots + 16 * size_t(i) : nullptr))
+      break;
+  }
 }
 
 } // namespace
@@ -336,70 +411,89 @@ void cudaFreePools(tic_rt_context *ctx) {
   CudaState *s = ctx->cuda;
   for (int32_t i = 0; s && i < s->numPools; ++i)
     releasePool(s->pools[i]);
+  if (s && s->pinned) {
+    loader.drv.cuMemFreeHost(s->pinned);
+    loader.drv.cuEventDestroy(s->statesCopied);
+    s->pinned = nullptr;
+    s->statesCopied = nullptr;
+    s->stateRead = false;
+  }
 }
 
 void cudaGrowPools(tic_rt_context *ctx) {
   CudaState *s = ctx->cuda;
-  if (!s || !s->launchedSinceGrowth)
+  if (!s)
+    return;
+  // The device is idle: a read in flight has arrived (and the capacities
+  // it raised are written); this one is fresher.
+  s->stateRead = false;
+  if (!s->launchedSinceGrowth)
     return;
   s->launchedSinceGrowth = false;
-  uint64_t budget = ctx->opts.device_memory_bytes;
-  uint64_t used = ctx->rootSize;
   // The states of the pools that may grow: read at once (one copy of the
   // root buffer's span from the first to the last).
-  uint64_t lo = UINT64_MAX, hi = 0;
-  for (int32_t i = 0; i < s->numPools; ++i) {
-    const DevicePool &p = s->pools[i];
-    used += poolBytes(p);
-    if (p.va && p.mapped < p.reserved) {
-      lo = p.stateOffset < lo ? p.stateOffset : lo;
-      uint64_t end = p.stateOffset + sizeof(tic_rt_pool_state);
-      hi = end > hi ? end : hi;
-    }
-  }
+  uint64_t lo, hi;
+  reservedStates(s, lo, hi);
   if (hi <= lo)
     return;
   char *states = static_cast<char *>(std::malloc(size_t(hi - lo)));
   if (!states)
     return;
-  if (!check(ctx,
-             loader.drv.cuMemcpyDtoH(
-                 states, reinterpret_cast<CUdeviceptr>(ctx->root) + lo,
-                 size_t(hi - lo)),
-             "reading the pools' states")) {
-    std::free(states);
-    return;
-  }
-  for (int32_t i = 0; i < s->numPools; ++i) {
-    DevicePool &p = s->pools[i];
-    if (!p.va || p.mapped >= p.reserved)
-      continue;
-    uint64_t next;
-    std::memcpy(&next,
-                states + (p.stateOffset - lo) +
-                    offsetof(tic_rt_pool_state, next),
-                sizeof(next));
-    if (next < p.mapped / 2)
-      continue;
-    uint64_t target = next > p.mapped ? 2 * next : 2 * p.mapped;
-    if (target > p.reserved)
-      target = p.reserved;
-    // Within the budget: what the other pools and the fields leave, the
-    // mappings' rounding included (the most elements that fit).
-    if (budget)
-      target =
-          mostThatFit(p, p.mapped, target, budget > used ? budget - used : 0);
-    if (target <= p.mapped)
-      continue;
-    uint64_t before = poolBytes(p), old = p.mapped;
-    // A failure leaves what it could map: a launch past it fails as one
-    // past a fixed pool does (TC_ERR_OUT_OF_MEMORY naming the SNode).
-    mapUpTo(p, target, true);
-    used += poolBytes(p) - before;
-    if (p.mapped > old && !publishCapacity(ctx, p))
-      break;
-  }
+  if (check(ctx,
+            loader.drv.cuMemcpyDtoH(
+                states, reinterpret_cast<CUdeviceptr>(ctx->root) + lo,
+                size_t(hi - lo)),
+            "reading the pools' states"))
+    growFrom(ctx, states, lo, hi, nullptr);
   std::free(states);
+}
+
+void cudaGrowPoolsFromRead(tic_rt_context *ctx) {
+  CudaState *s = ctx->cuda;
+  if (!s || !s->stateRead)
+    return;
+  CUresult r = loader.drv.cuEventQuery(s->statesCopied);
+  if (r == CUDA_ERROR_NOT_READY)
+    return; // look again before the next launch
+  s->stateRead = false;
+  // (An error is a launch's failure, which the next wait reports.)
+  if (r == CUDA_SUCCESS)
+    growFrom(ctx, s->pinned, s->pinnedLo, s->pinnedHi,
+             s->pinned + (s->pinnedHi - s->pinnedLo));
+}
+
+void cudaReadPoolStates(tic_rt_context *ctx) {
+  CudaState *s = ctx->cuda;
+  if (!s || s->stateRead || !loader.asyncCopies)
+    return;
+  bool any = false;
+  for (int32_t i = 0; i < s->numPools && !any; ++i)
+    any = s->pools[i].va && s->pools[i].mapped < s->pools[i].reserved;
+  if (!any)
+    return;
+  const Driver &d = loader.drv;
+  if (!s->pinned) {
+    uint64_t lo, hi;
+    reservedStates(s, lo, hi);
+    void *mem = nullptr;
+    if (d.cuMemAllocHost(&mem, size_t(hi - lo) + 16 * size_t(s->numPools)) !=
+        CUDA_SUCCESS)
+      return;
+    if (d.cuEventCreate(&s->statesCopied, CU_EVENT_DISABLE_TIMING) !=
+        CUDA_SUCCESS) {
+      d.cuMemFreeHost(mem);
+      s->statesCopied = nullptr;
+      return;
+    }
+    s->pinned = static_cast<char *>(mem);
+    s->pinnedLo = lo;
+    s->pinnedHi = hi;
+  }
+  s->stateRead =
+      d.cuMemcpyDtoHAsync(
+          s->pinned, reinterpret_cast<CUdeviceptr>(ctx->root) + s->pinnedLo,
+          size_t(s->pinnedHi - s->pinnedLo), nullptr) == CUDA_SUCCESS &&
+      d.cuEventRecord(s->statesCopied, nullptr) == CUDA_SUCCESS;
 }
 
 void cudaCollectPools(tic_rt_context *ctx) {

@@ -124,6 +124,15 @@ void cudaFreePools(tic_rt_context *ctx);
 /// ran since the last look: maps more memory into each reserved pool whose
 /// bump index passed half of what is mapped, and raises its capacity.
 void cudaGrowPools(tic_rt_context *ctx);
+/// After a launch, when the driver has asynchronous copies and a pool may
+/// still grow: reads the pools' states behind it into pinned host memory,
+/// the host not waiting, unless such a read is in flight.
+void cudaReadPoolStates(tic_rt_context *ctx);
+/// Before a launch: when the states read by cudaReadPoolStates have
+/// arrived, grows the pools from them as cudaGrowPools does, raising the
+/// capacities with asynchronous copies ahead of the launch (stream order);
+/// else nothing, the host not waiting.
+void cudaGrowPoolsFromRead(tic_rt_context *ctx);
 /// Launches the module's pool collect kernel (TIC_RT_POOL_COLLECT_KERNEL),
 /// asynchronously, when it has one and launched anything.
 void cudaCollectPools(tic_rt_context *ctx);

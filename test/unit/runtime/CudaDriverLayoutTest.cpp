@@ -93,6 +93,14 @@ TIC_SAME_ENTRY(cuMemRelease);
 TIC_SAME_ENTRY(cuMemMap);
 TIC_SAME_ENTRY(cuMemUnmap);
 TIC_SAME_ENTRY(cuMemSetAccess);
+// The pools' states read without a wait (pinned memory, events).
+TIC_SAME_ENTRY(cuMemFreeHost);
+TIC_SAME_ENTRY(cuEventCreate);
+TIC_SAME_ENTRY(cuEventRecord);
+TIC_SAME_ENTRY(cuEventQuery);
+static_assert(cu::CUDA_ERROR_NOT_READY == CUDA_ERROR_NOT_READY &&
+                  cu::CU_EVENT_DISABLE_TIMING == CU_EVENT_DISABLE_TIMING,
+              "CUDA_ERROR_NOT_READY, CU_EVENT_DISABLE_TIMING");
 
 // The checks above are made by the compiler; the test records that they
 // were (a build without cuda.h has no such test).

@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdlib>
+#include <dlfcn.h>
 
 using tic::test::Context;
 using tic::test::makeDesc;
@@ -161,6 +162,58 @@ TEST_F(CudaPools, GrowWhereTheHostWaitsPastHalf) {
   ASSERT_EQ(tic_rt_snode_pool_stats(ctx, 0, &ps), TC_OK);
   EXPECT_EQ(ps.committed_bytes, ps.reserved_bytes);
   EXPECT_EQ(readState(ctx, 0).capacity, (uint64_t(1) << 24) + 65536);
+}
+
+/// The stand-in driver's switch: while on, its events answer "not ready"
+/// (the device is busy) and the asynchronous copies wait.
+void holdEvents(bool on) {
+  void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+  ASSERT_NE(h, nullptr);
+  auto hold =
+      reinterpret_cast<void (*)(int)>(dlsym(h, "fake_cuda_hold_events"));
+  ASSERT_NE(hold, nullptr);
+  hold(on ? 1 : 0);
+  dlclose(h);
+}
+
+// A program that never waits: each launch is followed by an asynchronous
+// read of the pools' states; the first launch after it has arrived grows
+// the pools from it, and raises their capacities ahead of itself, in
+// stream order. Until then, nothing changes and nothing waits.
+TEST_F(CudaPools, GrowBetweenLaunchesWithoutAWait) {
+  tic_rt_module_desc desc = poolDesc();
+  tc_options o = onDevice();
+  Context ctx(desc, &o);
+  ASSERT_EQ(ctx.status(), TC_OK) << tic_rt_last_error(nullptr);
+  uint64_t cap = readState(ctx, 0).capacity;
+  setNext(ctx, 0, cap / 2 + 1);
+  holdEvents(true);
+  launch(ctx); // the states' read is queued behind it
+  launch(ctx); // it has not arrived: no growth
+  EXPECT_EQ(uint64_t(tic_rt_snode_pool_bound(ctx, 0)), cap);
+  holdEvents(false);
+  launch(ctx); // it has: the pool doubles first
+  uint64_t grown = uint64_t(tic_rt_snode_pool_bound(ctx, 0));
+  EXPECT_GE(grown, 2 * cap);
+  EXPECT_LT(grown * 256, 2 * cap * 256 + kGranularity);
+  // The small pool, all mapped, did not move.
+  EXPECT_EQ(uint64_t(tic_rt_snode_pool_bound(ctx, 1)), 1000u + 65536u);
+  // What the device sees once the copies queued are done.
+  tic_rt_pool_state st = readState(ctx, 0);
+  EXPECT_EQ(st.capacity, grown);
+  EXPECT_EQ(st.max_elements, grown);
+  EXPECT_EQ(st.next, cap / 2 + 1);
+  // Below half of the new size: the next reads change nothing.
+  launch(ctx);
+  launch(ctx);
+  EXPECT_EQ(uint64_t(tic_rt_snode_pool_bound(ctx, 0)), grown);
+  // Past it again: the read after a launch is enough.
+  setNext(ctx, 0, grown);
+  launch(ctx);
+  launch(ctx);
+  EXPECT_GE(uint64_t(tic_rt_snode_pool_bound(ctx, 0)), 2 * grown);
+  EXPECT_EQ(readState(ctx, 0).capacity,
+            uint64_t(tic_rt_snode_pool_bound(ctx, 0)));
 }
 
 // The host's bound of a struct-for over a pool's elements
