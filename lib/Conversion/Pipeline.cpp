@@ -56,10 +56,15 @@ void tic::buildTargetNeutralPipeline(mlir::OpPassManager &pm,
   structFor.device = options.cuda;
   pm.addPass(createLowerStructFor(structFor));
   pm.addPass(createSplitIndexSet());
-  // CPU-only objects: a GPU adds floats atomically in its L2, and the
-  // device clone must match the host module of a --target=cuda object.
-  if (options.privatizeScatter && !options.cuda)
-    pm.addPass(createPrivatizeScatter());
+  // CPU code only: a GPU adds floats atomically in its L2. In the host
+  // module of a --target=cuda object the new loops are host_only (a CPU
+  // context's), so its other launches still match the device module's
+  // kernels.
+  if (options.privatizeScatter && (!options.cuda || options.cudaHost)) {
+    PrivatizeScatterOptions scatter;
+    scatter.device = options.cuda;
+    pm.addPass(createPrivatizeScatter(scatter));
+  }
   pm.addPass(createLowerFieldAccess());
   if (options.cleanup) pm.addPass(mlir::createCSEPass());
   if (options.accessCSE) {

@@ -84,6 +84,15 @@ struct NumThreadsLowering : ServicePattern<tc::NumThreadsOp> {
   }
 };
 
+struct OnDeviceLowering : ServicePattern<tc::OnDeviceOp> {
+  using ServicePattern::ServicePattern;
+  LogicalResult lower(tc::OnDeviceOp op, OpAdaptor, const FunctionEnv &env,
+                      ConversionPatternRewriter &rewriter) const override {
+    return replaceOrReject(op, target.onDevice(rewriter, op.getLoc(), env),
+                           rewriter);
+  }
+};
+
 struct ThreadIndexLowering : ServicePattern<tc::ThreadIndexOp> {
   using ServicePattern::ServicePattern;
   LogicalResult lower(tc::ThreadIndexOp op, OpAdaptor, const FunctionEnv &env,
@@ -395,21 +404,21 @@ void tic::populateTCRuntimeToLLVMPatterns(RewritePatternSet &patterns,
                                           const TargetInfo &target,
                                           const FunctionEnvs &envs,
                                           const snode::SNodeLayout &layout) {
-  patterns.add<RandomLowering, NumThreadsLowering, ThreadIndexLowering,
-               ScratchLowering, PrintLowering, AssertLowering,
-               BoundsCheckLowering, RecordAccessLowering, RootPtrLowering,
-               AllocCellLowering, FreeCellLowering, PoolViewLowering,
-               PoolBoundLowering, HashBlockLowering>(patterns.getContext(),
-                                                     target, envs, layout);
+  patterns.add<RandomLowering, NumThreadsLowering, OnDeviceLowering,
+               ThreadIndexLowering, ScratchLowering, PrintLowering,
+               AssertLowering, BoundsCheckLowering, RecordAccessLowering,
+               RootPtrLowering, AllocCellLowering, FreeCellLowering,
+               PoolViewLowering, PoolBoundLowering, HashBlockLowering>(
+      patterns.getContext(), target, envs, layout);
   populateTCNDArrayToLLVMPatterns(patterns);
 }
 
 void tic::addTCRuntimeIllegalOps(ConversionTarget &target) {
-  target
-      .addIllegalOp<tc::RandomOp, tc::NumThreadsOp, tc::ThreadIndexOp,
-                    tc::ScratchOp, tc::PrintOp, tc::AssertOp, tc::BoundsCheckOp,
-                    ad::RecordAccessOp, snode::RootPtrOp, snode::AllocCellOp,
-                    snode::FreeCellOp, snode::PoolViewOp, snode::PoolBoundOp,
-                    snode::HashBlockOp, tc::NDArrayLoadOp, tc::NDArrayStoreOp,
-                    tc::NDArrayAtomicRMWOp, tc::NDArrayDimOp>();
+  target.addIllegalOp<tc::RandomOp, tc::NumThreadsOp, tc::OnDeviceOp,
+                      tc::ThreadIndexOp, tc::ScratchOp, tc::PrintOp,
+                      tc::AssertOp, tc::BoundsCheckOp, ad::RecordAccessOp,
+                      snode::RootPtrOp, snode::AllocCellOp, snode::FreeCellOp,
+                      snode::PoolViewOp, snode::PoolBoundOp, snode::HashBlockOp,
+                      tc::NDArrayLoadOp, tc::NDArrayStoreOp,
+                      tc::NDArrayAtomicRMWOp, tc::NDArrayDimOp>();
 }

@@ -84,6 +84,13 @@ public:
                                  const FunctionEnv &env) const {
     return {};
   }
+  /// tc.on_device (host code): whether the context runs its launches on a
+  /// GPU (i1); null when the target has no host code (the op is then
+  /// rejected).
+  virtual mlir::Value onDevice(mlir::OpBuilder &b, mlir::Location loc,
+                               const FunctionEnv &env) const {
+    return {};
+  }
   /// tc.scratch: the base (!llvm.ptr, null when it cannot be allocated) of
   /// `bytes` (i64) zeroed bytes of scratch slot `slot`; a null Value when
   /// the target has no scratch memory (the op is then rejected).

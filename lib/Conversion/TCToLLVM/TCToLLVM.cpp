@@ -276,7 +276,9 @@ struct LaunchLowering : OpConversionPattern<tc::LaunchOp> {
         closureType(converter, TypeRange(launch.getCaptures()), fields, launch);
     if (failed(closureTy))
       return failure();
-    if (cuda) {
+    // (A host_only launch runs on CPU contexts only: the device module has
+    // no kernel for its task.)
+    if (cuda && !launch.getHostOnly()) {
       // if (tic_rt_on_device(ctx)) <CUDA launch> else <CPU launch>
       auto onDevice = rt(launch).get("tic_rt_on_device", i32, {ptrTy});
       Value on = LLVM::CallOp::create(rewriter, loc, onDevice,

@@ -126,6 +126,18 @@ LogicalResult TaskOp::verifyRegions() {
 
 static LogicalResult verifyLimitRegion(Operation *op, Region &limit);
 
+LogicalResult OnDeviceOp::verify() {
+  Operation *p = (*this)->getParentOp();
+  while (p && !isa<KernelOp, TaskOp>(p)) {
+    if (isa<ParallelForOp, StructForOp>(p))
+      return emitOpError("is host code: not inside a parallel loop");
+    p = p->getParentOp();
+  }
+  if (!p || !isa<KernelOp>(p))
+    return emitOpError("is host code: it must be in a tc.kernel");
+  return success();
+}
+
 LogicalResult LaunchOp::verifyRegions() {
   return verifyLimitRegion(*this, getLimit());
 }

@@ -48,6 +48,18 @@ public:
     return LLVM::CallOp::create(b, loc, f, ValueRange{env.context}).getResult();
   }
 
+  Value onDevice(OpBuilder &b, Location loc,
+                 const FunctionEnv &env) const override {
+    // (The host code of a CPU-only object too: its contexts are never on
+    // a GPU, and the runtime says so.)
+    Type i32 = b.getI32Type();
+    auto f = runtimeFuncs.get("tic_rt_on_device", i32, {ptrTy});
+    Value on =
+        LLVM::CallOp::create(b, loc, f, ValueRange{env.context}).getResult();
+    Value zero = arith::ConstantIntOp::create(b, loc, i32, 0);
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, on, zero);
+  }
+
   Value scratch(OpBuilder &b, Location loc, int32_t slot, Value bytes,
                 const FunctionEnv &env) const override {
     auto f = runtimeFuncs.get("tic_rt_scratch", ptrTy,

@@ -280,3 +280,26 @@ tc.kernel @k() {
   }
   tc.return
 }
+
+// -----
+
+// tc.on_device is host code.
+tc.kernel @k() {
+  %c0 = arith.constant 0 : i32
+  %c8 = arith.constant 8 : i32
+  tc.parallel_for (%i) = (%c0) to (%c8) {
+    // expected-error @+1 {{is host code: not inside a parallel loop}}
+    %d = tc.on_device : i1
+    tc.yield
+  }
+  tc.return
+}
+
+// -----
+
+tc.task @t {
+^bb0(%b: i64, %e: i64):
+  // expected-error @+1 {{is host code: it must be in a tc.kernel}}
+  %d = tc.on_device : i1
+  tc.return
+}

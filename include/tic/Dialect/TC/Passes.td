@@ -328,13 +328,23 @@ def PrivatizeScatter : Pass<"tic-privatize-scatter", "::mlir::ModuleOp"> {
     reassociated, as in an OpenMP array reduction. Fields on dense, pointer
     and bitmasked paths qualify, unless a sparse-structure op of the loop
     names a node of the path; loops with snode ops (but
-    snode.structure_ptr) do not. CPU pipeline only (`tic --fno-scatter-privatization` turns
-    it off).
+    snode.structure_ptr) do not. CPU pipelines only: a CPU-only object's,
+    and the host module of a --target=host,cuda object with `device`
+    (`tic --fno-scatter-privatization` turns it off).
+
+    With `device` the new loops (the private copy, the merges, the plain
+    one-thread version) are `host_only` and run only when `tc.on_device`
+    is false: a GPU context keeps the loop with its atomics, whose kernel
+    the device module has, and a CPU context of the same object runs the
+    versions a CPU-only object would.
   }];
   let options = [
     Option<"costFactor", "cost-factor", "int64_t", "8",
            "Privatize when threads x cells <= cost-factor x iterations x "
-           "atomic adds">
+           "atomic adds">,
+    Option<"device", "device", "bool", /*default=*/"false",
+           "The host module of an object that also runs on a GPU: the new "
+           "loops run on CPU contexts only (tc.on_device), marked host_only">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect",

@@ -83,13 +83,19 @@ def TC_ParallelForOp : TC_Op<"parallel_for", [AttrSizedOperandSegments,
     reading device memory (tic-lower-struct-for's hash loops on a GPU:
     snode.pool_bound). It may read memory but not write it, and must yield
     the same value wherever the loop's iterations evaluate it.
+
+    `host_only`: the loop runs only where its kernel's context is on the
+    CPU (host code guards it with `tc.on_device`). An object that also
+    runs on a GPU gets no device code for it: tic-privatize-scatter's loops
+    in the host module of a --target=host,cuda object.
   }];
   let arguments = (ins Variadic<AnySignlessInteger>:$lowerBounds,
                        Variadic<AnySignlessInteger>:$upperBounds,
                        UnitAttr:$serialize,
                        OptionalAttr<I32Attr>:$parallelize,
                        OptionalAttr<I32Attr>:$block_dim,
-                       OptionalAttr<I64Attr>:$grain);
+                       OptionalAttr<I64Attr>:$grain,
+                       UnitAttr:$host_only);
   let regions = (region AnyRegion:$body, AnyRegion:$limit);
   let hasCustomAssemblyFormat = 1;
   let hasRegionVerifier = 1;
@@ -286,11 +292,15 @@ def TC_LaunchOp : TC_Op<"launch", [
     work to the first threads. A target whose memory the host cannot read
     (a GPU context) ignores it: the task stops itself. The region reads
     memory but does not write it (the tc.parallel_for's limit, moved).
+
+    `host_only` (a `host_only` loop's): the launch runs on the CPU only;
+    a target that also launches on a GPU has no kernel for its task.
   }];
   let arguments = (ins FlatSymbolRefAttr:$task, I64:$total,
                        Variadic<AnyType>:$captures, UnitAttr:$serialize,
                        OptionalAttr<I64Attr>:$grain,
-                       OptionalAttr<I32Attr>:$block_dim);
+                       OptionalAttr<I32Attr>:$block_dim,
+                       UnitAttr:$host_only);
   let regions = (region AnyRegion:$limit);
   let assemblyFormat = [{
     $task `(` $captures `)` `total` $total attr-dict (`:` type($captures)^)?
@@ -524,6 +534,19 @@ def TC_NumThreadsOp : TC_Op<"num_threads", [Pure]> {
   }];
   let results = (outs I32:$result);
   let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+def TC_OnDeviceOp : TC_Op<"on_device", [Pure]> {
+  let summary = "whether the kernel's context runs its launches on a GPU";
+  let description = [{
+    Host code of a kernel (a `tc.kernel`'s body outside its parallel
+    loops): true when its context is on a GPU (`tic_rt_on_device`), false
+    on a CPU context, and always in a CPU-only object. Made by
+    `tic-privatize-scatter{device}` to guard its `host_only` loops.
+  }];
+  let results = (outs I1:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+  let hasVerifier = 1;
 }
 
 def TC_ThreadIndexOp : TC_Op<"thread_index", [MemoryEffects<[MemRead]>]> {

@@ -71,7 +71,11 @@ LogicalResult Outliner::outline(tc::ParallelForOp pf, tc::KernelOp kernel,
   }
 
   // --- the task ----------------------------------------------------------
-  std::string name = (kernel.getSymName() + "__par" + Twine(index)).str();
+  // (host_only loops are numbered apart: the others keep the names of the
+  // device module's kernels, which has none of them.)
+  std::string name = (kernel.getSymName() +
+                      (pf.getHostOnly() ? "__host" : "__par") + Twine(index))
+                         .str();
   if (symbols.lookup(name))
     return pf.emitOpError("cannot outline into '")
            << name << "': the name is taken";
@@ -227,7 +231,8 @@ LogicalResult Outliner::outline(tc::ParallelForOp pf, tc::KernelOp kernel,
   }
   auto launch = tc::LaunchOp::create(
       kb, loc, FlatSymbolRefAttr::get(task.getSymNameAttr()), total, captures,
-      pf.getSerializeAttr(), pf.getGrainAttr(), pf.getBlockDimAttr());
+      pf.getSerializeAttr(), pf.getGrainAttr(), pf.getBlockDimAttr(),
+      pf.getHostOnlyAttr());
   // The launch carries the loop's limit too, as the same stop: a target
   // whose launcher can read the memory it reads (a CPU) launches only the
   // iterations before it.
@@ -258,8 +263,10 @@ struct OutlineTasksPass : tic::impl::OutlineTasksBase<OutlineTasksPass> {
       SmallVector<tc::ParallelForOp> loops;
       kernel.walk([&](tc::ParallelForOp pf) { loops.push_back(pf); });
       Operation *insertAfter = kernel;
-      for (auto [i, pf] : llvm::enumerate(loops))
-        if (failed(outliner.outline(pf, kernel, i, insertAfter)))
+      unsigned next[2] = {0, 0}; // device loops, host_only ones
+      for (tc::ParallelForOp pf : loops)
+        if (failed(outliner.outline(pf, kernel, next[pf.getHostOnly()]++,
+                                    insertAfter)))
           return signalPassFailure();
     }
   }

@@ -31,7 +31,10 @@
 // node of its path. A loop qualifies when it is a top-level
 // `tc.parallel_for` (not serialized) with no op of the snode dialect. The
 // CPU pipeline alone runs this pass (a GPU has float atomics in its L2, and
-// a thread count there is a different question).
+// a thread count there is a different question); in the host module of an
+// object that also runs on a GPU (`device`) the new loops are host_only,
+// chosen on CPU contexts only (tc.on_device), so that a GPU context runs
+// the loop its device module has.
 //
 //===----------------------------------------------------------------------===//
 #include "tic/Dialect/SNode/SNodeDialect.h"
@@ -461,6 +464,14 @@ struct PrivatizeScatterPass
                                        i64Const(b, loc, kMaxBytesTotal));
     Value use = arith::AndIOp::create(b, loc, several, cheap);
     use = arith::AndIOp::create(b, loc, use, fits);
+    // In an object that also runs on a GPU: on a CPU context only.
+    Value onCPU;
+    if (device) {
+      Value gpu = tc::OnDeviceOp::create(b, loc, b.getI1Type());
+      onCPU = arith::XOrIOp::create(
+          b, loc, gpu, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
+      use = arith::AndIOp::create(b, loc, use, onCPU);
+    }
     // The buffers (empty when unused), then whether they were allocated.
     Value zero = i64Const(b, loc, 0);
     llvm::MapVector<StringAttr, Buffers> bufs;
@@ -494,6 +505,8 @@ struct PrivatizeScatterPass
     Value one32 = i32Const(elseB, loc, 1);
     Value alone = arith::CmpIOp::create(elseB, loc, arith::CmpIPredicate::eq,
                                         threads, one32);
+    if (onCPU)
+      alone = arith::AndIOp::create(elseB, loc, alone, onCPU);
     auto serial = scf::IfOp::create(elseB, loc, alone, /*withElse=*/true);
     loop->moveBefore(serial.elseBlock()->getTerminator());
     OpBuilder sb = serial.getThenBodyBuilder();
@@ -512,6 +525,14 @@ struct PrivatizeScatterPass
     }
     for (auto &[name, s] : scatters)
       buildMerge(tb, loc, name, s, bufs.find(name)->second, threads);
+    // The device module has no kernels for the new loops.
+    if (device) {
+      auto mark = [](Region &r) {
+        r.walk([](tc::ParallelForOp pf) { pf.setHostOnly(true); });
+      };
+      mark(ifOp.getThenRegion());
+      mark(serial.getThenRegion());
+    }
   }
 };
 
