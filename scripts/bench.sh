@@ -71,9 +71,10 @@ echo "load average before the run: $(cut -d' ' -f1-3 /proc/loadavg)"
 ARGS=(--reps "$REPS" --warmup "$WARMUP" --threads "$THREADS")
 for b in bench_stream bench_reduce bench_stencil bench_julia bench_mpm88_8k bench_mpm88_64k \
          bench_mpm88_64k_noprivate bench_mpm88_64k_nocoalesce \
+         bench_mpm88_64k_hostcuda \
          bench_nbody bench_nbody_atomic bench_sparse_diffusion \
          bench_sparse_diffusion_noopt bench_mpm_sparse_8k bench_mpm_sparse_64k \
-         bench_mpm_sparse_64k_noprivate \
+         bench_mpm_sparse_64k_noprivate bench_mpm_sparse_64k_hostcuda \
          bench_quant bench_quant_nofusion bench_quant_nodemotion bench_quant_noopt \
          bench_quant_saxpy bench_life bench_diffmpm; do
   echo "== $b"
