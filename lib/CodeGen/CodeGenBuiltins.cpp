@@ -270,9 +270,8 @@ RV Generator::genBuiltin(const tast::CallExpr &e) {
         Value c = at(xs[k]);
         if (bi == Builtin::Atan2) {
           ST ft = t.isFloat() ? t : ST::f32();
-          v = conv(
-              math::Atan2Op::create(b, curLoc, conv(v, t, ft), conv(c, t, ft)),
-              ft, t);
+          Value yf = conv(v, t, ft), xf = conv(c, t, ft);
+          v = conv(math::Atan2Op::create(b, curLoc, yf, xf), ft, t);
         } else if (t.isFloat()) {
           v = bi == Builtin::Min
                   ? Value(arith::MinNumFOp::create(b, curLoc, v, c))
@@ -291,8 +290,11 @@ RV Generator::genBuiltin(const tast::CallExpr &e) {
     }
     return out;
   }
-  case Builtin::Pow:
-    return pow(gen(arg(0)), arg(1), gen(arg(1)), e.type, e.range);
+  case Builtin::Pow: {
+    RV base = gen(arg(0));
+    RV exponent = gen(arg(1));
+    return pow(base, arg(1), exponent, e.type, e.range);
+  }
   case Builtin::Clamp: {
     RV x = gen(arg(0)), lo = gen(arg(1)), hi = gen(arg(2));
     RV out;
@@ -803,8 +805,11 @@ RV Generator::genLinalg(const tast::CallExpr &e, ArrayRef<RV> argsIn) {
       [&](const std::vector<Value> &m, unsigned n) -> Value {
     if (n == 1)
       return m[0];
-    if (n == 2)
-      return sub(mul(m[0], m[3]), mul(m[1], m[2]));
+    if (n == 2) {
+      Value ad = mul(m[0], m[3]);
+      Value bc = mul(m[1], m[2]);
+      return sub(ad, bc);
+    }
     Value acc;
     for (unsigned j = 0; j < n; ++j) {
       std::vector<Value> minor;
@@ -825,12 +830,18 @@ RV Generator::genLinalg(const tast::CallExpr &e, ArrayRef<RV> argsIn) {
     if (a.size() < 2)
       break;
     const RV &x = a[0], &y = a[1];
+    // x[i] * y[j] - x[j] * y[i], the products in this order.
+    auto crossTerm = [&](unsigned i, unsigned j) {
+      Value xy = mul(x.v[i], y.v[j]);
+      Value yx = mul(x.v[j], y.v[i]);
+      return sub(xy, yx);
+    };
     if (x.size() == 3 && y.size() == 3) {
-      out.push(sub(mul(x.v[1], y.v[2]), mul(x.v[2], y.v[1])), t);
-      out.push(sub(mul(x.v[2], y.v[0]), mul(x.v[0], y.v[2])), t);
-      out.push(sub(mul(x.v[0], y.v[1]), mul(x.v[1], y.v[0])), t);
+      out.push(crossTerm(1, 2), t);
+      out.push(crossTerm(2, 0), t);
+      out.push(crossTerm(0, 1), t);
     } else if (x.size() == 2 && y.size() == 2) {
-      out.push(sub(mul(x.v[0], y.v[1]), mul(x.v[1], y.v[0])), t);
+      out.push(crossTerm(0, 1), t);
     } else {
       error(r, "cross() needs two 2-D or two 3-D vectors");
     }

@@ -50,7 +50,23 @@ struct FOps {
     return arith::MaxNumFOp::create(b, loc, x, y);
   }
   /// Taichi's rsqrt on the CPU is 1 / sqrt(x).
-  Value rsqrt(Value x) { return div(c(1.0), sqrt(x)); }
+  Value rsqrt(Value x) {
+    Value one = c(1.0);
+    return div(one, sqrt(x));
+  }
+  /// x1 y1 - x2 y2 and x1 y1 + x2 y2, the products in this order. (These
+  /// and the other sequenced calls below: the IR's order must not depend
+  /// on the C++ compiler, which may evaluate call arguments in any order.)
+  Value diffOfProducts(Value x1, Value y1, Value x2, Value y2) {
+    Value p1 = mul(x1, y1);
+    Value p2 = mul(x2, y2);
+    return sub(p1, p2);
+  }
+  Value sumOfProducts(Value x1, Value y1, Value x2, Value y2) {
+    Value p1 = mul(x1, y1);
+    Value p2 = mul(x2, y2);
+    return add(p1, p2);
+  }
   Value cmp(arith::CmpFPredicate p, Value x, Value y) {
     return arith::CmpFOp::create(b, loc, p, x, y);
   }
@@ -80,7 +96,8 @@ struct FOps {
   /// adds the products in order, z + x[i,0] y[0,j] + x[i,1] y[1,j] + ...
   SmallVector<Value, 9> matmul(ArrayRef<Value> x, ArrayRef<Value> y,
                                unsigned n) {
-    Value z = mul(mul(x[0], y[0]), c(0.0));
+    Value z = mul(x[0], y[0]);
+    z = mul(z, c(0.0));
     SmallVector<Value, 9> out;
     for (unsigned i = 0; i < n; ++i)
       for (unsigned j = 0; j < n; ++j) {
@@ -111,15 +128,20 @@ void polar2x2(FOps &f, ArrayRef<Value> a, SmallVector<Value, 4> &U,
   Value a00 = a[0], a01 = a[1], a10 = a[2], a11 = a[3];
   Value zeroA =
       f.all({f.isZero(a00), f.isZero(a01), f.isZero(a10), f.isZero(a11)});
-  Value detA = f.sub(f.mul(a00, a11), f.mul(a10, a01));
+  Value detA = f.diffOfProducts(a00, a11, a10, a01);
   Value adetA = f.abs(detA);
   Value negDet = f.lt(detA, f.c(0.0));
-  Value b00 = f.sel(negDet, f.sub(a00, a11), f.add(a00, a11));
-  Value b01 = f.sel(negDet, f.add(a01, a10), f.sub(a01, a10));
-  Value b10 = f.sel(negDet, f.add(a10, a01), f.sub(a10, a01));
-  Value b11 = f.sel(negDet, f.sub(a11, a00), f.add(a11, a00));
-  Value adetB = f.abs(f.sub(f.mul(b00, b11), f.mul(b10, b01)));
-  Value k = f.div(f.c(1.0), f.sqrt(adetB));
+  Value d00 = f.sub(a00, a11), s00 = f.add(a00, a11);
+  Value b00 = f.sel(negDet, d00, s00);
+  Value s01 = f.add(a01, a10), d01 = f.sub(a01, a10);
+  Value b01 = f.sel(negDet, s01, d01);
+  Value s10 = f.add(a10, a01), d10 = f.sub(a10, a01);
+  Value b10 = f.sel(negDet, s10, d10);
+  Value d11 = f.sub(a11, a00), s11 = f.add(a11, a00);
+  Value b11 = f.sel(negDet, d11, s11);
+  Value adetB = f.abs(f.diffOfProducts(b00, b11, b10, b01));
+  Value one = f.c(1.0);
+  Value k = f.div(one, f.sqrt(adetB));
   SmallVector<Value, 9> AtA = f.matmul(f.transpose(a, 2), a, 2);
   // |det A| * I: Taichi drops the multiplications by 1, not those by 0.
   Value offDiag = f.mul(adetA, f.c(0.0));
@@ -137,8 +159,9 @@ void polar2x2(FOps &f, ArrayRef<Value> a, SmallVector<Value, 4> &U,
 /// Taichi's normalized(v) of a 2-vector: (1 / sqrt(x x + y y)) * v. Also
 /// returns x x + y y.
 std::array<Value, 2> normalized2(FOps &f, Value x, Value y, Value &nsq) {
-  nsq = f.add(f.mul(x, x), f.mul(y, y));
-  Value inv = f.div(f.c(1.0), f.sqrt(nsq));
+  nsq = f.sumOfProducts(x, x, y, y);
+  Value one = f.c(1.0);
+  Value inv = f.div(one, f.sqrt(nsq));
   return {f.mul(inv, x), f.mul(inv, y)};
 }
 
@@ -164,14 +187,18 @@ RV Generator::decompose2x2(Builtin which, ArrayRef<Value> A, ST t,
   if (which == Builtin::SymEig) {
     Value a00 = A[0], a01 = A[1], a10 = A[2], a11 = A[3];
     Value tr = f.add(a00, a11);
-    Value det = f.sub(f.mul(a00, a11), f.mul(a01, a10));
-    Value gap = f.sub(f.mul(tr, tr), f.mul(f.c(4.0), det));
+    Value det = f.diffOfProducts(a00, a11, a01, a10);
+    Value gap = f.mul(tr, tr);
+    gap = f.sub(gap, f.mul(f.c(4.0), det));
     // Not in Taichi: a gap rounded below zero (A close to a multiple of I)
     // would give NaN eigenvalues; it is taken as 0.
-    gap = f.sel(f.lt(gap, f.c(0.0)), f.c(0.0), gap);
+    Value negGap = f.lt(gap, f.c(0.0));
+    gap = f.sel(negGap, f.c(0.0), gap);
     Value sq = f.sqrt(gap);
-    Value l1 = f.mul(f.add(tr, sq), f.c(0.5));
-    Value l2 = f.mul(f.sub(tr, sq), f.c(0.5));
+    Value l1 = f.add(tr, sq);
+    l1 = f.mul(l1, f.c(0.5));
+    Value l2 = f.sub(tr, sq);
+    l2 = f.mul(l2, f.c(0.5));
     // A1 = A - l1 I, A2 = A - l2 I (l * 0 on the off-diagonal, as Taichi).
     Value x00 = f.sub(a00, l1), x01 = f.sub(a01, f.mul(l1, f.c(0.0)));
     Value x10 = f.sub(a10, f.mul(l1, f.c(0.0))), x11 = f.sub(a11, l1);
@@ -193,7 +220,8 @@ RV Generator::decompose2x2(Builtin which, ArrayRef<Value> A, ST t,
     std::array<Value, 2> v2b = normalized2(f, x01, x11, n2b);
     Value eps = f.c(t.bits == 64 ? 0x1p-52 : 0x1p-23);
     auto useCol1 = [&](Value nsq0, Value nsq1) -> Value {
-      return arith::OrIOp::create(b, curLoc, f.isZero(nsq0),
+      Value zero = f.isZero(nsq0);
+      return arith::OrIOp::create(b, curLoc, zero,
                                   f.lt(nsq0, f.mul(nsq1, eps)));
     };
     Value other1 = useCol1(n1, n1b), other2 = useCol1(n2, n2b);
@@ -217,27 +245,33 @@ RV Generator::decompose2x2(Builtin which, ArrayRef<Value> A, ST t,
     return out;
   }
   // Taichi's _svd2d: one Jacobi rotation diagonalizes the symmetric S.
-  // Sequenced (not two call arguments) so that the IR is the same whichever
-  // C++ compiler built tic.
   Value absS01 = f.abs(S[1]);
   Value small = f.lt(absS01, f.c(1e-5));
-  Value tao = f.mul(f.c(0.5), f.sub(S[0], S[3]));
-  Value w = f.sqrt(f.add(f.mul(tao, tao), f.mul(S[1], S[1])));
-  Value tt = f.sel(f.gt(tao, f.c(0.0)), f.div(S[1], f.add(tao, w)),
-                   f.div(S[1], f.sub(tao, w)));
-  Value cj = f.div(f.c(1.0), f.sqrt(f.add(f.mul(tt, tt), f.c(1.0))));
+  Value half = f.c(0.5);
+  Value tao = f.mul(half, f.sub(S[0], S[3]));
+  Value w = f.sqrt(f.sumOfProducts(tao, tao, S[1], S[1]));
+  Value taoPos = f.gt(tao, f.c(0.0));
+  Value ttPos = f.div(S[1], f.add(tao, w));
+  Value ttNeg = f.div(S[1], f.sub(tao, w));
+  Value tt = f.sel(taoPos, ttPos, ttNeg);
+  Value one = f.c(1.0);
+  Value ttSq = f.mul(tt, tt);
+  Value cj = f.div(one, f.sqrt(f.add(ttSq, one)));
   Value sj = f.mul(f.neg(tt), cj);
   Value cc = f.mul(cj, cj), ss = f.mul(sj, sj);
   Value cs2 = f.mul(f.mul(f.c(2.0), cj), sj);
-  Value s1j = f.add(f.sub(f.mul(cc, S[0]), f.mul(cs2, S[1])), f.mul(ss, S[3]));
-  Value s2j = f.add(f.add(f.mul(ss, S[0]), f.mul(cs2, S[1])), f.mul(cc, S[3]));
+  Value s1j = f.diffOfProducts(cc, S[0], cs2, S[1]);
+  s1j = f.add(s1j, f.mul(ss, S[3]));
+  Value s2j = f.sumOfProducts(ss, S[0], cs2, S[1]);
+  s2j = f.add(s2j, f.mul(cc, S[3]));
   Value cr = f.sel(small, f.c(1.0), cj), sr = f.sel(small, f.c(0.0), sj);
   Value s1 = f.sel(small, S[0], s1j), s2 = f.sel(small, S[3], s2j);
   Value swap = f.lt(s1, s2);
   // V = swap ? [[-s, c], [-c, -s]] : [[c, s], [-s, c]]
-  SmallVector<Value, 4> V{f.sel(swap, f.neg(sr), cr), f.sel(swap, cr, sr),
-                          f.sel(swap, f.neg(cr), f.neg(sr)),
-                          f.sel(swap, f.neg(sr), cr)};
+  SmallVector<Value, 4> V{f.sel(swap, f.neg(sr), cr), f.sel(swap, cr, sr)};
+  Value negCr = f.neg(cr), negSr = f.neg(sr);
+  V.push_back(f.sel(swap, negCr, negSr));
+  V.push_back(f.sel(swap, f.neg(sr), cr));
   f.swapIf(swap, s1, s2);
   SmallVector<Value, 9> U = f.matmul(R, V, 2);
   emit(U);
@@ -350,7 +384,8 @@ void sifakisGivens(FOps &f, Value apq, Value app, std::array<Value *, 3> rp,
                    std::array<Value *, 3> uq) {
   Value small = f.c(1.e-12f);
   Value sh = f.mul(apq, apq);
-  sh = f.sel(f.ge(sh, small), apq, f.c(0.0));
+  Value keep = f.ge(sh, small);
+  sh = f.sel(keep, apq, f.c(0.0));
   Value zero = f.c(0.0f);
   Value ch = f.sub(zero, app);
   ch = f.maxnum(ch, app);
@@ -492,7 +527,8 @@ void sifakisSvd(FOps &f, ArrayRef<Value> A, unsigned iters, M3 &U, M3 &V,
     for (unsigned k = 0; k < 6; ++k)
       f.swapIf(sw, *ci[k], *cj[k]);
     f.swapIf(sw, ni, nj);
-    Value sgn = f.sel(sw, f.c(-1.0f), f.c(1.0f));
+    Value minus = f.c(-1.0f), plus = f.c(1.0f);
+    Value sgn = f.sel(sw, minus, plus);
     for (unsigned k = 0; k < 6; ++k)
       *neg[k] = f.mul(*neg[k], sgn);
   };
@@ -532,12 +568,18 @@ void jacobiEigen3x3(FOps &f, M3 S, unsigned sweeps, std::array<Value, 3> &ev,
       unsigned p = P[n], q = Q[n], k = 3 - p - q;
       Value apq = S[p * 3 + q], app = S[p * 3 + p], aqq = S[q * 3 + q];
       Value zero = f.isZero(apq);
-      Value theta = f.div(f.sub(aqq, app), f.mul(f.c(2.0), apq));
-      Value sgn = f.sel(f.ge(theta, f.c(0.0)), f.c(1.0), f.c(-1.0));
+      Value theta = f.sub(aqq, app);
+      theta = f.div(theta, f.mul(f.c(2.0), apq));
+      Value thetaPos = f.ge(theta, f.c(0.0));
+      Value one = f.c(1.0), minusOne = f.c(-1.0);
+      Value sgn = f.sel(thetaPos, one, minusOne);
       // |theta| huge: theta^2 overflows to inf and t -> 0, as it should.
-      Value t = f.div(sgn, f.add(f.abs(theta),
-                                 f.sqrt(f.add(f.mul(theta, theta), f.c(1.0)))));
-      Value c = f.div(f.c(1.0), f.sqrt(f.add(f.mul(t, t), f.c(1.0))));
+      Value absTheta = f.abs(theta);
+      Value thetaSq = f.mul(theta, theta);
+      Value hyp = f.sqrt(f.add(thetaSq, one));
+      Value t = f.div(sgn, f.add(absTheta, hyp));
+      Value tSq = f.mul(t, t);
+      Value c = f.div(one, f.sqrt(f.add(tSq, one)));
       Value s = f.mul(t, c);
       t = f.sel(zero, f.c(0.0), t);
       c = f.sel(zero, f.c(1.0), c);
@@ -546,12 +588,12 @@ void jacobiEigen3x3(FOps &f, M3 S, unsigned sweeps, std::array<Value, 3> &ev,
       S[q * 3 + q] = f.add(aqq, f.mul(t, apq));
       S[p * 3 + q] = S[q * 3 + p] = f.c(0.0);
       Value akp = S[k * 3 + p], akq = S[k * 3 + q];
-      S[k * 3 + p] = S[p * 3 + k] = f.sub(f.mul(c, akp), f.mul(s, akq));
-      S[k * 3 + q] = S[q * 3 + k] = f.add(f.mul(s, akp), f.mul(c, akq));
+      S[k * 3 + p] = S[p * 3 + k] = f.diffOfProducts(c, akp, s, akq);
+      S[k * 3 + q] = S[q * 3 + k] = f.sumOfProducts(s, akp, c, akq);
       for (unsigned i = 0; i < 3; ++i) {
         Value vip = V[i * 3 + p], viq = V[i * 3 + q];
-        V[i * 3 + p] = f.sub(f.mul(c, vip), f.mul(s, viq));
-        V[i * 3 + q] = f.add(f.mul(s, vip), f.mul(c, viq));
+        V[i * 3 + p] = f.diffOfProducts(c, vip, s, viq);
+        V[i * 3 + q] = f.sumOfProducts(s, vip, c, viq);
       }
     }
   ev = {S[0], S[4], S[8]};
@@ -613,26 +655,29 @@ RV Generator::symEig3x3(ArrayRef<Value> A, ST t) {
   const double dblEpsilon = 2.2204460492503131e-16;
   Value m = f.add(f.add(a00, a11), a22);
   Value dd = f.mul(a01, a01), ee = f.mul(a12, a12), ff = f.mul(a02, a02);
-  Value c1 =
-      f.sub(f.add(f.add(f.mul(a00, a11), f.mul(a00, a22)), f.mul(a11, a22)),
-            f.add(f.add(dd, ee), ff));
-  Value c0 =
-      f.sub(f.sub(f.add(f.add(f.mul(a22, dd), f.mul(a00, ee)), f.mul(a11, ff)),
-                  f.mul(f.mul(a00, a11), a22)),
-            f.mul(f.mul(f.mul(f.c(2.0), a02), a01), a12));
-  Value p = f.sub(f.mul(m, m), f.mul(f.c(3.0), c1));
-  Value q =
-      f.sub(f.mul(m, f.sub(p, f.mul(f.c(1.5), c1))), f.mul(f.c(13.5), c0));
+  Value c1 = f.sumOfProducts(a00, a11, a00, a22);
+  c1 = f.add(c1, f.mul(a11, a22));
+  c1 = f.sub(c1, f.add(f.add(dd, ee), ff));
+  Value c0 = f.sumOfProducts(a22, dd, a00, ee);
+  c0 = f.add(c0, f.mul(a11, ff));
+  c0 = f.sub(c0, f.mul(f.mul(a00, a11), a22));
+  c0 = f.sub(c0, f.mul(f.mul(f.mul(f.c(2.0), a02), a01), a12));
+  Value p = f.mul(m, m);
+  p = f.sub(p, f.mul(f.c(3.0), c1));
+  Value q = f.mul(m, f.sub(p, f.mul(f.c(1.5), c1)));
+  q = f.sub(q, f.mul(f.c(13.5), c0));
   Value sqrtP = f.sqrt(f.abs(p));
-  Value phi = f.mul(f.c(27.0),
-                    f.add(f.mul(f.mul(f.mul(f.c(0.25), c1), c1), f.sub(p, c1)),
-                          f.mul(c0, f.add(q, f.mul(f.c(6.75), c0)))));
-  phi = f.mul(f.c(1.0 / 3.0),
-              math::Atan2Op::create(b, curLoc, f.sqrt(f.abs(phi)), q));
+  Value k27 = f.c(27.0);
+  Value phi = f.mul(f.mul(f.c(0.25), c1), c1);
+  phi = f.mul(phi, f.sub(p, c1));
+  phi = f.add(phi, f.mul(c0, f.add(q, f.mul(f.c(6.75), c0))));
+  phi = f.mul(k27, phi);
+  Value third = f.c(1.0 / 3.0);
+  phi = f.mul(third, math::Atan2Op::create(b, curLoc, f.sqrt(f.abs(phi)), q));
   Value c = f.mul(sqrtP, math::CosOp::create(b, curLoc, phi));
-  Value s = f.mul(f.mul(f.c(1.0 / sqrt3), sqrtP),
-                  math::SinOp::create(b, curLoc, phi));
-  Value e1 = f.mul(f.c(1.0 / 3.0), f.sub(m, c));
+  Value s = f.mul(f.c(1.0 / sqrt3), sqrtP);
+  s = f.mul(s, math::SinOp::create(b, curLoc, phi));
+  Value e1 = f.mul(third, f.sub(m, c));
   Value e2 = f.add(e1, s);
   Value e0 = f.add(e1, c);
   e1 = f.sub(e1, s);
@@ -642,17 +687,20 @@ RV Generator::symEig3x3(ArrayRef<Value> A, ST t) {
   tm = f.sel(f.gt(u, tm), u, tm);
   u = f.abs(e2);
   tm = f.sel(f.gt(u, tm), u, tm);
-  u = f.sel(f.lt(tm, f.c(1.0)), tm, f.mul(tm, tm));
+  Value belowOne = f.lt(tm, f.c(1.0));
+  u = f.sel(belowOne, tm, f.mul(tm, tm));
   Value error = f.mul(f.mul(f.c(256.0 * dblEpsilon), u), u);
   // Column 0: (A - e0 I) e_x x (A - e0 I) e_y, normalized.
-  Value q01 = f.sub(f.mul(a01, a12), f.mul(a02, a11));
-  Value q11 = f.sub(f.mul(a02, a01), f.mul(a12, a00));
+  Value q01 = f.diffOfProducts(a01, a12, a02, a11);
+  Value q11 = f.diffOfProducts(a02, a01, a12, a00);
   Value q21 = f.mul(a01, a01);
   Value q00 = f.add(q01, f.mul(a02, e0));
   Value q10 = f.add(q11, f.mul(a12, e0));
-  Value q20 = f.sub(f.mul(f.sub(a00, e0), f.sub(a11, e0)), q21);
+  Value q20 = f.sub(a00, e0);
+  q20 = f.sub(f.mul(q20, f.sub(a11, e0)), q21);
   auto normSq = [&](Value x, Value y, Value z) {
-    return f.add(f.add(f.mul(x, x), f.mul(y, y)), f.mul(z, z));
+    Value acc = f.sumOfProducts(x, x, y, y);
+    return f.add(acc, f.mul(z, z));
   };
   Value norm = normSq(q00, q10, q20);
   Value fallback = f.le(norm, error);
@@ -663,16 +711,17 @@ RV Generator::symEig3x3(ArrayRef<Value> A, ST t) {
   // Column 1 likewise with e1; column 2 = column 0 x column 1.
   q01 = f.add(q01, f.mul(a02, e1));
   q11 = f.add(q11, f.mul(a12, e1));
-  q21 = f.sub(f.mul(f.sub(a00, e1), f.sub(a11, e1)), q21);
+  Value d1 = f.sub(a00, e1);
+  q21 = f.sub(f.mul(d1, f.sub(a11, e1)), q21);
   norm = normSq(q01, q11, q21);
   fallback = arith::OrIOp::create(b, curLoc, fallback, f.le(norm, error));
   norm = f.sqrt(f.div(f.c(1.0), norm));
   q01 = f.mul(q01, norm);
   q11 = f.mul(q11, norm);
   q21 = f.mul(q21, norm);
-  Value q02 = f.sub(f.mul(q10, q21), f.mul(q20, q11));
-  Value q12 = f.sub(f.mul(q20, q01), f.mul(q00, q21));
-  Value q22 = f.sub(f.mul(q00, q11), f.mul(q10, q01));
+  Value q02 = f.diffOfProducts(q10, q21, q20, q11);
+  Value q12 = f.diffOfProducts(q20, q01, q00, q21);
+  Value q22 = f.diffOfProducts(q00, q11, q10, q01);
 
   // The fallback is taken rarely: a branch (scf.if), not a select.
   SmallVector<ST, 12> rts(12, t);

@@ -355,11 +355,11 @@ void Generator::checkQuantRange(const tsema::FieldInfo *f, Value x) {
   auto cst = [&](double c) -> Value {
     return arith::ConstantOp::create(b, curLoc, b.getF64FloatAttr(c));
   };
-  Value ok = arith::AndIOp::create(
-      b, curLoc,
-      arith::CmpFOp::create(b, curLoc, arith::CmpFPredicate::OGT, x64, cst(lo)),
-      arith::CmpFOp::create(b, curLoc, arith::CmpFPredicate::OLT, x64,
-                            cst(hi)));
+  Value above =
+      arith::CmpFOp::create(b, curLoc, arith::CmpFPredicate::OGT, x64, cst(lo));
+  Value below =
+      arith::CmpFOp::create(b, curLoc, arith::CmpFPredicate::OLT, x64, cst(hi));
+  Value ok = arith::AndIOp::create(b, curLoc, above, below);
   tic::tc::AssertOp::create(b, curLoc, ok,
                             "value out of range of " + f->elemType->str() +
                                 " stored to field '" + f->name + "'");

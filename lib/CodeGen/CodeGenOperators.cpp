@@ -199,9 +199,9 @@ RV Generator::genCompare(const tast::CompareExpr &e) {
     for (size_t i = 0; i < n; ++i) {
       size_t ia = a.size() == 1 ? 0 : i, ic = c.size() == 1 ? 0 : i;
       ST t = promote(a.ts[ia], c.ts[ic]);
-      cur.push(cmp(e.ops[k], conv(a.v[ia], a.ts[ia], t),
-                   conv(c.v[ic], c.ts[ic], t), t),
-               ST::boolean());
+      Value x = conv(a.v[ia], a.ts[ia], t);
+      Value y = conv(c.v[ic], c.ts[ic], t);
+      cur.push(cmp(e.ops[k], x, y, t), ST::boolean());
     }
     if (k == 0) {
       acc = cur;

@@ -488,11 +488,10 @@ void Generator::genParallelFor(const tast::ForStmt &s) {
       Value span = step > 0 ? arith::SubIOp::create(b, l, hi[0], lo[0])
                             : arith::SubIOp::create(b, l, lo[0], hi[0]);
       Value zeroV = cInt(0, bt), oneV = cInt(1, bt);
-      Value trips = arith::AddIOp::create(
-          b, l,
-          arith::DivSIOp::create(b, l, arith::SubIOp::create(b, l, span, oneV),
-                                 cInt(step > 0 ? step : -step, bt)),
-          oneV);
+      Value trips = arith::SubIOp::create(b, l, span, oneV);
+      trips = arith::DivSIOp::create(b, l, trips,
+                                     cInt(step > 0 ? step : -step, bt));
+      trips = arith::AddIOp::create(b, l, trips, oneV);
       Value nonEmpty =
           arith::CmpIOp::create(b, l, arith::CmpIPredicate::sgt, span, zeroV);
       lo[0] = zeroV;

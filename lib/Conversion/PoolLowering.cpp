@@ -74,8 +74,8 @@ Geometry geometry(OpBuilder &b, Location loc, Value state) {
 }
 
 void addLive(OpBuilder &b, Location loc, Value state, int64_t d) {
-  LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::add,
-                            word(b, loc, state, abi::kPoolLive),
+  Value live = word(b, loc, state, abi::kPoolLive);
+  LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::add, live,
                             cst64(b, loc, d), LLVM::AtomicOrdering::monotonic);
 }
 
@@ -92,8 +92,9 @@ Value listEntry(OpBuilder &b, Location loc, Value state, int64_t field,
 
 Value atomicAdd(OpBuilder &b, Location loc, Value state, int64_t field,
                 int64_t d) {
-  return LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::add,
-                                   word(b, loc, state, field), cst64(b, loc, d),
+  Value addr = word(b, loc, state, field);
+  return LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::add, addr,
+                                   cst64(b, loc, d),
                                    LLVM::AtomicOrdering::monotonic);
 }
 
@@ -179,9 +180,9 @@ Value pools::allocate(
 void pools::free(OpBuilder &b, Location loc, Value state, Value cell) {
   Type i64 = b.getI64Type();
   Geometry g = geometry(b, loc, state);
-  Value offset =
-      arith::SubIOp::create(b, loc, LLVM::PtrToIntOp::create(b, loc, i64, cell),
-                            LLVM::PtrToIntOp::create(b, loc, i64, g.base));
+  Value cellInt = LLVM::PtrToIntOp::create(b, loc, i64, cell);
+  Value baseInt = LLVM::PtrToIntOp::create(b, loc, i64, g.base);
+  Value offset = arith::SubIOp::create(b, loc, cellInt, baseInt);
   Value index = arith::TruncIOp::create(
       b, loc, b.getI32Type(), arith::DivUIOp::create(b, loc, offset, g.size));
   Value at = atomicAdd(b, loc, state, abi::kPoolPendingCount, 1);
@@ -197,9 +198,8 @@ std::pair<Value, Value> pools::view(OpBuilder &b, Location loc, Value state) {
       load64(b, loc, state, abi::kPoolNext, LLVM::AtomicOrdering::monotonic);
   Value max = load64(b, loc, state, abi::kPoolMaxElements,
                      LLVM::AtomicOrdering::not_atomic);
-  Value n =
-      arith::MinUIOp::create(b, loc, arith::MinUIOp::create(b, loc, next, max),
-                             cst64(b, loc, INT32_MAX));
+  Value n = arith::MinUIOp::create(b, loc, next, max);
+  n = arith::MinUIOp::create(b, loc, n, cst64(b, loc, INT32_MAX));
   return {g.base, arith::TruncIOp::create(b, loc, b.getI32Type(), n)};
 }
 
@@ -236,7 +236,8 @@ void pools::collectWord(OpBuilder &b, Location loc, const Collect &c, Value w) {
       /*alignment=*/4);
   Value e = element(b, loc, c.base, c.size,
                     arith::ExtUIOp::create(b, loc, i64, index));
-  LLVM::StoreOp::create(b, loc, cst64(b, loc, 0),
+  Value zero = cst64(b, loc, 0);
+  LLVM::StoreOp::create(b, loc, zero,
                         LLVM::GEPOp::create(b, loc, ptrType(b), i64, e,
                                             ValueRange{k},
                                             LLVM::GEPNoWrapFlags::inbounds),

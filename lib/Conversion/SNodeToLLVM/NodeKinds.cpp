@@ -63,12 +63,11 @@ namespace {
 
 /// memset(p, 0, bytes).
 static void zeroBytes(OpBuilder &b, Location loc, Value p, int64_t bytes) {
-  LLVM::MemsetOp::create(
-      b, loc, p,
-      LLVM::ConstantOp::create(b, loc, b.getI8Type(), b.getI8IntegerAttr(0)),
-      LLVM::ConstantOp::create(b, loc, b.getI64Type(),
-                               b.getI64IntegerAttr(bytes)),
-      /*isVolatile=*/false);
+  Value zero =
+      LLVM::ConstantOp::create(b, loc, b.getI8Type(), b.getI8IntegerAttr(0));
+  Value len = LLVM::ConstantOp::create(b, loc, b.getI64Type(),
+                                       b.getI64IntegerAttr(bytes));
+  LLVM::MemsetOp::create(b, loc, p, zero, len, /*isVolatile=*/false);
 }
 
 /// A bitmasked cell's activity bit: the address of its 32-bit mask word
@@ -102,9 +101,9 @@ static MaskBit maskBit(OpBuilder &b, Location loc, const NodeLayout &n,
 static void bumpEpoch(OpBuilder &b, Location loc, const NodeLayout &n) {
   if (n.epochOffset < 0)
     return;
+  Value epoch = structureAddress(b, loc, n, n.epochOffset);
   LLVM::AtomicRMWOp::create(
-      b, loc, LLVM::AtomicBinOp::add,
-      structureAddress(b, loc, n, n.epochOffset),
+      b, loc, LLVM::AtomicBinOp::add, epoch,
       arith::ConstantIntOp::create(b, loc, b.getI64Type(), 1),
       LLVM::AtomicOrdering::monotonic);
 }
@@ -128,9 +127,9 @@ static Value testBit(OpBuilder &b, Location loc, const MaskBit &m) {
 /// activation in `n`'s epoch.
 static void setBit(OpBuilder &b, Location loc, const NodeLayout &n,
                    const MaskBit &m) {
+  Value set = testBit(b, loc, m);
   Value clear = arith::XOrIOp::create(
-      b, loc, testBit(b, loc, m),
-      arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
+      b, loc, set, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
   auto ifOp = scf::IfOp::create(b, loc, clear, /*withElseRegion=*/false);
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(ifOp.thenBlock());
@@ -341,8 +340,9 @@ static Value activateListElement(OpBuilder &b, Location loc,
   }
   // Out of memory: the scratch cell itself (it is as large as one element,
   // not a chunk).
+  Value sink = isSink(b, loc, chunk);
   return LLVM::SelectOp::create(
-      b, loc, isSink(b, loc, chunk), chunk,
+      b, loc, sink, chunk,
       chunkElement(b, loc, n, chunk, e.inChunk, /*inbounds=*/false));
 }
 
@@ -354,10 +354,10 @@ static void freeListChunks(OpBuilder &b, Location loc, const NodeLayout &n,
   Type ptrTy = LLVM::LLVMPointerType::get(b.getContext());
   int64_t chunks = n.numCells / n.chunkCells + (n.numCells % n.chunkCells != 0);
   Value slots = byteOffset(b, loc, container, kDynamicSlotsOffset);
-  auto loop =
-      scf::ForOp::create(b, loc, arith::ConstantIntOp::create(b, loc, i64, 0),
-                         arith::ConstantIntOp::create(b, loc, i64, chunks),
-                         arith::ConstantIntOp::create(b, loc, i64, 1));
+  Value lb = arith::ConstantIntOp::create(b, loc, i64, 0);
+  Value ub = arith::ConstantIntOp::create(b, loc, i64, chunks);
+  Value step = arith::ConstantIntOp::create(b, loc, i64, 1);
+  auto loop = scf::ForOp::create(b, loc, lb, ub, step);
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(loop.getBody());
   Value slot = pointerSlot(b, loc, slots, loop.getInductionVar());
@@ -385,10 +385,10 @@ static Value hashMix(OpBuilder &b, Location loc, Value key) {
   else if (bits > 64) {
     Value hi = arith::ShRUIOp::create(
         b, loc, key, arith::ConstantIntOp::create(b, loc, key.getType(), 64));
-    k = arith::XOrIOp::create(
-        b, loc, arith::TruncIOp::create(b, loc, i64, key),
-        arith::MulIOp::create(b, loc, arith::TruncIOp::create(b, loc, i64, hi),
-                              c64(0x9E3779B97F4A7C15ull)));
+    Value lo64 = arith::TruncIOp::create(b, loc, i64, key);
+    Value hi64 = arith::TruncIOp::create(b, loc, i64, hi);
+    hi64 = arith::MulIOp::create(b, loc, hi64, c64(0x9E3779B97F4A7C15ull));
+    k = arith::XOrIOp::create(b, loc, lo64, hi64);
   }
   auto mix = [&](Value h, uint64_t m) -> Value {
     h = arith::XOrIOp::create(b, loc, h,
@@ -451,18 +451,18 @@ static void countInsertion(OpBuilder &b, Location loc, const NodeLayout &n,
   auto c64 = [&](int64_t v) -> Value {
     return arith::ConstantIntOp::create(b, loc, i64, v);
   };
-  Value old = LLVM::AtomicRMWOp::create(
-      b, loc, LLVM::AtomicBinOp::add,
-      byteOffset(b, loc, container, kHashTableCountOffset), c64(1),
-      LLVM::AtomicOrdering::monotonic);
+  Value countSlot = byteOffset(b, loc, container, kHashTableCountOffset);
+  Value old =
+      LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::add, countSlot,
+                                c64(1), LLVM::AtomicOrdering::monotonic);
   Value count = arith::AddIOp::create(b, loc, old, c64(1));
-  Value twice = arith::ShLIOp::create(
-      b, loc, arith::AddIOp::create(b, loc, mask, c64(1)), c64(1));
+  Value twice = arith::AddIOp::create(b, loc, mask, c64(1));
+  twice = arith::ShLIOp::create(b, loc, twice, c64(1));
   Value full =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, count, twice);
-  Value pow2 =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                            arith::AndIOp::create(b, loc, count, old), c64(0));
+  Value bitsInCommon = arith::AndIOp::create(b, loc, count, old);
+  Value pow2 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                     bitsInCommon, c64(0));
   auto ifDue = scf::IfOp::create(
       b, loc, arith::AndIOp::create(b, loc, full, pow2), false);
   OpBuilder::InsertionGuard g(b);
@@ -659,16 +659,16 @@ struct LookupLowering : SNodePattern<LookupOp> {
         entry = findOrInsertEntry(rewriter, loc, *n, adaptor.getContainer(), hb,
                                   adaptor.getLinear());
         Type i32 = rewriter.getI32Type();
+        Value flag = loadFlag(rewriter, loc, entry);
         Value clear = arith::CmpIOp::create(
-            rewriter, loc, arith::CmpIPredicate::eq,
-            loadFlag(rewriter, loc, entry),
+            rewriter, loc, arith::CmpIPredicate::eq, flag,
             arith::ConstantIntOp::create(rewriter, loc, i32, 0));
         auto ifClear = scf::IfOp::create(rewriter, loc, clear, false);
         OpBuilder::InsertionGuard g(rewriter);
         rewriter.setInsertionPointToStart(ifClear.thenBlock());
+        Value flagPtr = entryField(rewriter, loc, entry, kHashFlagOffset);
         Value old = LLVM::AtomicRMWOp::create(
-            rewriter, loc, LLVM::AtomicBinOp::xchg,
-            entryField(rewriter, loc, entry, kHashFlagOffset),
+            rewriter, loc, LLVM::AtomicBinOp::xchg, flagPtr,
             arith::ConstantIntOp::create(rewriter, loc, i32, 1),
             LLVM::AtomicOrdering::monotonic);
         // The thread that set it counts the activation in the epoch (the
@@ -711,7 +711,6 @@ struct LookupLowering : SNodePattern<LookupOp> {
       Value ambient = LLVM::AddressOfOp::create(
           rewriter, loc, LLVM::LLVMPointerType::get(getContext()),
           kAmbientCell);
-      // (Sequenced: the IR's order must not depend on the C++ compiler.)
       Value holds = holdsCell(rewriter, loc, chunk);
       Value element = chunkElement(rewriter, loc, *n, chunk, e.inChunk,
                                    /*inbounds=*/false);
@@ -763,8 +762,9 @@ struct IsActiveLowering : SNodePattern<IsActiveOp> {
                                     adaptor.getLinear())
                              .slot,
                          adaptor.getLinear());
+      Value flag = loadFlag(rewriter, loc, entry);
       rewriter.replaceOpWithNewOp<arith::CmpIOp>(
-          op, arith::CmpIPredicate::ne, loadFlag(rewriter, loc, entry),
+          op, arith::CmpIPredicate::ne, flag,
           arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(),
                                        0));
       return success();
@@ -813,9 +813,9 @@ walkChain(OpBuilder &b, Location loc, Value head, ValueRange init,
   auto walk = scf::WhileOp::create(b, loc, types, operands);
   OpBuilder::InsertionGuard g(b);
   Block *before = b.createBlock(&walk.getBefore(), {}, types, locs);
+  Value end = isNull(b, loc, before->getArgument(0));
   Value more = arith::XOrIOp::create(
-      b, loc, isNull(b, loc, before->getArgument(0)),
-      arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
+      b, loc, end, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
   scf::ConditionOp::create(b, loc, more, before->getArguments());
   Block *after = b.createBlock(&walk.getAfter(), {}, types, locs);
   Value e = after->getArgument(0);
@@ -839,11 +839,11 @@ static void releaseHashTable(OpBuilder &b, Location loc,
                              Value container) {
   Type i64 = b.getI64Type(), i32 = b.getI32Type();
   HashTable t = hashTable(b, loc, n, container);
-  auto loop = scf::ForOp::create(
-      b, loc, arith::ConstantIntOp::create(b, loc, i64, 0),
-      arith::AddIOp::create(b, loc, t.mask,
-                            arith::ConstantIntOp::create(b, loc, i64, 1)),
-      arith::ConstantIntOp::create(b, loc, i64, 1));
+  Value lb = arith::ConstantIntOp::create(b, loc, i64, 0);
+  Value ub = arith::AddIOp::create(
+      b, loc, t.mask, arith::ConstantIntOp::create(b, loc, i64, 1));
+  Value step = arith::ConstantIntOp::create(b, loc, i64, 1);
+  auto loop = scf::ForOp::create(b, loc, lb, ub, step);
   zeroBytes(b, loc, container, kHashTableHeaderBytes);
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(loop.getBody());
@@ -853,8 +853,9 @@ static void releaseHashTable(OpBuilder &b, Location loc,
     if (holdsPoolCells(layout, n))
       releaseNestedCells(b, loc, layout, n,
                          byteOffset(b, loc, e, n.hashCellOffset));
-    LLVM::StoreOp::create(b, loc, arith::ConstantIntOp::create(b, loc, i32, 0),
-                          entryField(b, loc, e, kHashFlagOffset), 4);
+    Value zero = arith::ConstantIntOp::create(b, loc, i32, 0);
+    LLVM::StoreOp::create(b, loc, zero, entryField(b, loc, e, kHashFlagOffset),
+                          4);
     FreeCellOp::create(b, loc, e, n.name);
     return SmallVector<Value>();
   });
@@ -886,10 +887,10 @@ static void releaseNestedCells(OpBuilder &b, Location loc,
       releaseHashTable(b, loc, layout, c, container);
       continue;
     }
-    auto loop = scf::ForOp::create(
-        b, loc, arith::ConstantIntOp::create(b, loc, i64, 0),
-        arith::ConstantIntOp::create(b, loc, i64, c.numCells),
-        arith::ConstantIntOp::create(b, loc, i64, 1));
+    Value lb = arith::ConstantIntOp::create(b, loc, i64, 0);
+    Value ub = arith::ConstantIntOp::create(b, loc, i64, c.numCells);
+    Value step = arith::ConstantIntOp::create(b, loc, i64, 1);
+    auto loop = scf::ForOp::create(b, loc, lb, ub, step);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(loop.getBody());
     Value l = loop.getInductionVar();
@@ -939,9 +940,9 @@ struct DeactivateLowering : SNodePattern<DeactivateOp> {
       Value oldWord = LLVM::AtomicRMWOp::create(
           rewriter, loc, LLVM::AtomicBinOp::_and, m.word, notBit,
           LLVM::AtomicOrdering::monotonic);
+      Value oldBit = arith::AndIOp::create(rewriter, loc, oldWord, m.bit);
       Value wasActive = arith::CmpIOp::create(
-          rewriter, loc, arith::CmpIPredicate::ne,
-          arith::AndIOp::create(rewriter, loc, oldWord, m.bit),
+          rewriter, loc, arith::CmpIPredicate::ne, oldBit,
           arith::ConstantIntOp::create(rewriter, loc, i32, 0));
       auto ifActive = scf::IfOp::create(rewriter, loc, wasActive, false);
       OpBuilder::InsertionGuard g(rewriter);
@@ -991,18 +992,17 @@ struct DeactivateLowering : SNodePattern<DeactivateOp> {
                               adaptor.getLinear())
                        .slot),
           adaptor.getLinear());
-      auto ifSome = scf::IfOp::create(
-          rewriter, loc,
-          arith::XOrIOp::create(rewriter, loc, isNull(rewriter, loc, e),
-                                arith::ConstantIntOp::create(
-                                    rewriter, loc, rewriter.getI1Type(), 1)),
-          false);
+      Value none = isNull(rewriter, loc, e);
+      Value some = arith::XOrIOp::create(
+          rewriter, loc, none,
+          arith::ConstantIntOp::create(rewriter, loc, rewriter.getI1Type(), 1));
+      auto ifSome = scf::IfOp::create(rewriter, loc, some, false);
       OpBuilder::InsertionGuard g(rewriter);
       rewriter.setInsertionPointToStart(ifSome.thenBlock());
       Type i32 = rewriter.getI32Type();
+      Value flagPtr = entryField(rewriter, loc, e, kHashFlagOffset);
       Value old = LLVM::AtomicRMWOp::create(
-          rewriter, loc, LLVM::AtomicBinOp::xchg,
-          entryField(rewriter, loc, e, kHashFlagOffset),
+          rewriter, loc, LLVM::AtomicBinOp::xchg, flagPtr,
           arith::ConstantIntOp::create(rewriter, loc, i32, 0),
           LLVM::AtomicOrdering::monotonic);
       auto ifWas = scf::IfOp::create(
@@ -1090,8 +1090,9 @@ static SmallVector<Value>
 freeIfInactive(OpBuilder &b, Location loc, const NodeLayout &n, Value e,
                TypeRange types, function_ref<SmallVector<Value>()> dead,
                function_ref<SmallVector<Value>()> live) {
+  Value flag = loadFlag(b, loc, e);
   Value inactive = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::eq, loadFlag(b, loc, e),
+      b, loc, arith::CmpIPredicate::eq, flag,
       arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0));
   auto ifInactive =
       scf::IfOp::create(b, loc, types, inactive, /*withElseRegion=*/true);
@@ -1114,8 +1115,8 @@ static Value purgeChains(OpBuilder &b, Location loc, const NodeLayout &n,
   auto c64 = [&](int64_t v) -> Value {
     return arith::ConstantIntOp::create(b, loc, i64, v);
   };
-  auto loop =
-      scf::ForOp::create(b, loc, c64(0), buckets, c64(1), ValueRange{c64(0)});
+  Value lb = c64(0), step = c64(1), init = c64(0);
+  auto loop = scf::ForOp::create(b, loc, lb, buckets, step, ValueRange{init});
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(loop.getBody());
   Value slot = pointerSlot(b, loc, heads, loop.getInductionVar());
@@ -1163,7 +1164,6 @@ struct HashMaintainLowering : SNodePattern<HashMaintainOp> {
       return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, live,
                                    arith::ShLIOp::create(b, loc, x, c64(1)));
     };
-    // (Sequenced: the IR's order must not depend on the C++ compiler.)
     Value overBuckets = over(buckets);
     Value overLast = over(last);
     Value due = arith::AndIOp::create(b, loc, overBuckets, overLast);
@@ -1221,9 +1221,10 @@ struct HashMaintainLowering : SNodePattern<HashMaintainOp> {
                                before->getArguments());
       Block *after = b.createBlock(&grow.getAfter(), {}, {i64}, {loc});
       Value old = arith::AddIOp::create(b, loc, after->getArgument(0), c64(1));
-      Value mask = arith::SubIOp::create(
-          b, loc, arith::ShLIOp::create(b, loc, old, c64(1)), c64(1));
-      auto loop = scf::ForOp::create(b, loc, c64(0), old, c64(1));
+      Value mask = arith::ShLIOp::create(b, loc, old, c64(1));
+      mask = arith::SubIOp::create(b, loc, mask, c64(1));
+      Value lb = c64(0), step = c64(1);
+      auto loop = scf::ForOp::create(b, loc, lb, old, step);
       {
         OpBuilder::InsertionGuard g2(b);
         b.setInsertionPointToStart(loop.getBody());
@@ -1321,17 +1322,17 @@ struct HashMaintainTablesLowering : SNodePattern<HashMaintainTablesOp> {
     Value owner = byteOffset(b, loc, container, kHashTableBlockOffset);
     Value bytes = arith::MulIOp::create(b, loc, target, c64(8));
     Value block = HashBlockOp::create(b, loc, ptrTy, n.name, owner, bytes);
-    auto ifBlock =
-        scf::IfOp::create(b, loc,
-                          arith::XOrIOp::create(b, loc, isNull(b, loc, block),
-                                                arith::ConstantIntOp::create(
-                                                    b, loc, b.getI1Type(), 1)),
-                          false);
+    Value noBlock = isNull(b, loc, block);
+    Value gotBlock = arith::XOrIOp::create(
+        b, loc, noBlock,
+        arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
+    auto ifBlock = scf::IfOp::create(b, loc, gotBlock, false);
     b.setInsertionPointToStart(ifBlock.thenBlock());
     Value mask = arith::SubIOp::create(b, loc, target, c64(1));
     unsigned bits = getHashKeyBits(
         getHashKeySlots(unsigned(n.axes.size()), /*nested=*/true));
-    auto loop = scf::ForOp::create(b, loc, c64(0), buckets, c64(1));
+    Value lb = c64(0), step = c64(1);
+    auto loop = scf::ForOp::create(b, loc, lb, buckets, step);
     {
       OpBuilder::InsertionGuard g2(b);
       b.setInsertionPointToStart(loop.getBody());
@@ -1343,16 +1344,18 @@ struct HashMaintainTablesLowering : SNodePattern<HashMaintainTablesOp> {
                                          std::min(16u, bits / 8));
         Value idx = arith::AndIOp::create(b, loc, hashMix(b, loc, key), mask);
         Value slot = pointerSlot(b, loc, block, idx);
-        LLVM::StoreOp::create(b, loc, loadSlot(b, loc, slot),
+        Value next = loadSlot(b, loc, slot);
+        LLVM::StoreOp::create(b, loc, next,
                               entryField(b, loc, e, kHashNextOffset), 8);
         LLVM::StoreOp::create(b, loc, e, slot, 8);
         return SmallVector<Value>();
       });
     }
     LLVM::StoreOp::create(b, loc, block, owner, 8);
-    LLVM::StoreOp::create(
-        b, loc, arith::XOrIOp::create(b, loc, mask, c64(n.hashBuckets - 1)),
-        byteOffset(b, loc, container, kHashTableMaskOffset), 8);
+    Value newMask = arith::XOrIOp::create(b, loc, mask, c64(n.hashBuckets - 1));
+    LLVM::StoreOp::create(b, loc, newMask,
+                          byteOffset(b, loc, container, kHashTableMaskOffset),
+                          8);
   }
 
   LogicalResult
@@ -1370,10 +1373,10 @@ struct HashMaintainTablesLowering : SNodePattern<HashMaintainTablesOp> {
       return arith::ConstantIntOp::create(b, loc, i64, v);
     };
     Value notes = structureAddress(b, loc, *n, n->notesOffset);
-    Value noted = arith::MinUIOp::create(
-        b, loc, LLVM::LoadOp::create(b, loc, i64, notes, 8),
-        c64(kHashNoteSlots));
-    auto loop = scf::ForOp::create(b, loc, c64(0), noted, c64(1));
+    Value noted = LLVM::LoadOp::create(b, loc, i64, notes, 8);
+    noted = arith::MinUIOp::create(b, loc, noted, c64(kHashNoteSlots));
+    Value lb = c64(0), step = c64(1);
+    auto loop = scf::ForOp::create(b, loc, lb, noted, step);
     {
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(loop.getBody());
@@ -1417,17 +1420,18 @@ struct HashEntryLowering : SNodePattern<HashEntryOp> {
       return failure();
     Location loc = op.getLoc();
     Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
-    Value off = arith::MulIOp::create(
-        rewriter, loc,
-        arith::ExtUIOp::create(rewriter, loc, i64, adaptor.getEntry()),
+    Value off = arith::ExtUIOp::create(rewriter, loc, i64, adaptor.getEntry());
+    off = arith::MulIOp::create(
+        rewriter, loc, off,
         arith::ConstantIntOp::create(rewriter, loc, i64, n->poolCellSize));
     Value entry = LLVM::GEPOp::create(
         rewriter, loc, LLVM::LLVMPointerType::get(getContext()),
         rewriter.getI8Type(), adaptor.getBase(), ValueRange{off},
         LLVM::GEPNoWrapFlags::inbounds);
     SmallVector<Value> results;
+    Value flag = loadFlag(rewriter, loc, entry);
     results.push_back(arith::CmpIOp::create(
-        rewriter, loc, arith::CmpIPredicate::ne, loadFlag(rewriter, loc, entry),
+        rewriter, loc, arith::CmpIPredicate::ne, flag,
         arith::ConstantIntOp::create(rewriter, loc, i32, 0)));
     size_t slots = op.getIndices().size(); // getHashKeySlots
     unsigned bits = getHashKeyBits(unsigned(slots));

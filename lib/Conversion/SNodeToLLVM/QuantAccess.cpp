@@ -96,8 +96,9 @@ QuantField fieldOf(OpBuilder &b, Location loc, const PlaceLayout &p,
       l = f.wordBits() > 32
               ? Value(arith::ExtUIOp::create(b, loc, f.word, lane))
               : Value(arith::TruncIOp::create(b, loc, f.word, lane));
+    Value offset = iconst(b, loc, f.word, f.offset);
     f.laneShift = arith::AddIOp::create(
-        b, loc, iconst(b, loc, f.word, f.offset),
+        b, loc, offset,
         arith::MulIOp::create(b, loc, l, iconst(b, loc, f.word, f.width)));
   }
   return f;
@@ -316,9 +317,9 @@ bool isNarrowLane(const QuantField &f) {
 Value loadNarrowLane(OpBuilder &b, Location loc, const QuantField &f,
                      Value addr, Value lane, Operation *&load) {
   Type i64 = b.getI64Type(), narrow = b.getIntegerType(f.width);
-  Value index =
-      arith::AddIOp::create(b, loc, iconst(b, loc, i64, f.offset / f.width),
-                            arith::ExtUIOp::create(b, loc, i64, lane));
+  Value first = iconst(b, loc, i64, f.offset / f.width);
+  Value index = arith::AddIOp::create(
+      b, loc, first, arith::ExtUIOp::create(b, loc, i64, lane));
   Value at = LLVM::GEPOp::create(
       b, loc, LLVM::LLVMPointerType::get(b.getContext()), narrow, addr,
       ValueRange{index}, LLVM::GEPNoWrapFlags::inbounds);

@@ -612,9 +612,9 @@ void lowerBlockLoopsSerially(Operation *root) {
   for (tc::BlockForOp loop : loops) {
     OpBuilder b(loop);
     Type i32 = b.getI32Type();
-    lowerBlockFor(b, loop,
-                  arith::ConstantIntOp::create(b, loop.getLoc(), i32, 0),
-                  arith::ConstantIntOp::create(b, loop.getLoc(), i32, 1));
+    Value zero = arith::ConstantIntOp::create(b, loop.getLoc(), i32, 0);
+    Value one = arith::ConstantIntOp::create(b, loop.getLoc(), i32, 1);
+    lowerBlockFor(b, loop, zero, one);
   }
 }
 

@@ -34,10 +34,10 @@ Value splitMix64(OpBuilder &b, Location loc, Value x) {
         b, loc, v, arith::ShRUIOp::create(b, loc, v, constI64(b, loc, k)));
   };
   x = arith::AddIOp::create(b, loc, x, constI64(b, loc, 0x9E3779B97F4A7C15ULL));
-  x = arith::MulIOp::create(b, loc, xorShift(x, 30),
-                            constI64(b, loc, 0xBF58476D1CE4E5B9ULL));
-  x = arith::MulIOp::create(b, loc, xorShift(x, 27),
-                            constI64(b, loc, 0x94D049BB133111EBULL));
+  x = xorShift(x, 30);
+  x = arith::MulIOp::create(b, loc, x, constI64(b, loc, 0xBF58476D1CE4E5B9ULL));
+  x = xorShift(x, 27);
+  x = arith::MulIOp::create(b, loc, x, constI64(b, loc, 0x94D049BB133111EBULL));
   return xorShift(x, 31);
 }
 
@@ -61,7 +61,8 @@ Value pcgNext(OpBuilder &b, Location loc, Value state, Value inc) {
   Value c31 = arith::ConstantIntOp::create(b, loc, i32, 31);
   Value left = arith::AndIOp::create(
       b, loc, arith::SubIOp::create(b, loc, c32, rot), c31);
-  return arith::OrIOp::create(b, loc, arith::ShRUIOp::create(b, loc, xs, rot),
+  Value right = arith::ShRUIOp::create(b, loc, xs, rot);
+  return arith::OrIOp::create(b, loc, right,
                               arith::ShLIOp::create(b, loc, xs, left));
 }
 
@@ -79,9 +80,8 @@ std::pair<Value, Value> tic::seedCUDARandom(OpBuilder &b, Location loc,
                      b, loc, seed,
                      arith::MulIOp::create(
                          b, loc, t, constI64(b, loc, 0xD1B54A32D192ED03ULL))));
-  Value inc = arith::OrIOp::create(
-      b, loc, arith::ShLIOp::create(b, loc, t, constI64(b, loc, 1)),
-      constI64(b, loc, 1));
+  Value inc = arith::ShLIOp::create(b, loc, t, constI64(b, loc, 1));
+  inc = arith::OrIOp::create(b, loc, inc, constI64(b, loc, 1));
   Value state =
       memref::AllocaOp::create(b, loc, MemRefType::get({}, b.getI64Type()));
   memref::StoreOp::create(b, loc, constI64(b, loc, 0), state);
@@ -121,24 +121,25 @@ public:
     auto next = [&] { return pcgNext(b, loc, env.rngState, env.rngInc); };
     if (t.isF32()) {
       // The top 24 bits fill the mantissa exactly: k / 2^24 < 1.
-      Value k = arith::ShRUIOp::create(
-          b, loc, next(), arith::ConstantIntOp::create(b, loc, i32, 8));
+      Value k = next();
+      k = arith::ShRUIOp::create(b, loc, k,
+                                 arith::ConstantIntOp::create(b, loc, i32, 8));
+      Value kf = arith::UIToFPOp::create(b, loc, t, k);
       return arith::MulFOp::create(
-          b, loc, arith::UIToFPOp::create(b, loc, t, k),
+          b, loc, kf,
           arith::ConstantOp::create(b, loc,
                                     b.getF32FloatAttr(1.0f / 16777216.0f)));
     }
     if (t.isF64()) {
-      Value hi = arith::ShRUIOp::create(
-          b, loc, arith::ExtUIOp::create(b, loc, i64, next()),
-          constI64(b, loc, 5));
-      Value lo = arith::ShRUIOp::create(
-          b, loc, arith::ExtUIOp::create(b, loc, i64, next()),
-          constI64(b, loc, 6));
+      Value hi = arith::ExtUIOp::create(b, loc, i64, next());
+      hi = arith::ShRUIOp::create(b, loc, hi, constI64(b, loc, 5));
+      Value lo = arith::ExtUIOp::create(b, loc, i64, next());
+      lo = arith::ShRUIOp::create(b, loc, lo, constI64(b, loc, 6));
       Value k = arith::OrIOp::create(
           b, loc, arith::ShLIOp::create(b, loc, hi, constI64(b, loc, 26)), lo);
+      Value kf = arith::UIToFPOp::create(b, loc, t, k);
       return arith::MulFOp::create(
-          b, loc, arith::UIToFPOp::create(b, loc, t, k),
+          b, loc, kf,
           arith::ConstantOp::create(
               b, loc, b.getF64FloatAttr(1.0 / 9007199254740992.0)));
     }
@@ -172,9 +173,9 @@ public:
     auto ifOp = scf::IfOp::create(b, loc, bad, /*withElse=*/false);
     OpBuilder tb = ifOp.getThenBodyBuilder();
     Type i64 = tb.getI64Type();
-    claimFailure(tb, loc, TC_ERR_OUT_OF_BOUNDS, field, axis,
-                 arith::ExtSIOp::create(tb, loc, i64, index),
-                 arith::ExtSIOp::create(tb, loc, i64, extent));
+    Value index64 = arith::ExtSIOp::create(tb, loc, i64, index);
+    Value extent64 = arith::ExtSIOp::create(tb, loc, i64, extent);
+    claimFailure(tb, loc, TC_ERR_OUT_OF_BOUNDS, field, axis, index64, extent64);
   }
 
   Value accessRuleState(OpBuilder &b, Location loc, StringRef field,
@@ -266,8 +267,10 @@ private:
     auto c32 = [&](int64_t v) {
       return LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(v));
     };
+    Value statusPtr = field(0);
+    Value expected = c32(0), desired = c32(status);
     auto pair = LLVM::AtomicCmpXchgOp::create(
-        b, loc, field(0), c32(0), c32(status), LLVM::AtomicOrdering::monotonic,
+        b, loc, statusPtr, expected, desired, LLVM::AtomicOrdering::monotonic,
         LLVM::AtomicOrdering::monotonic);
     Value old = LLVM::ExtractValueOp::create(b, loc, pair, 0);
     Value won =

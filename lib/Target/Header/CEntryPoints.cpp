@@ -483,10 +483,10 @@ void Generator::genEntry(const KernelDesc &k, LLVM::LLVMFuncOp kfn,
                                      cst(b, i32, kOk));
     returnIf(b, bad, [&](OpBuilder &) { return status; });
     auto recording = runtimeFunc("tic_rt_tape_recording", i32, {ptrTy});
-    Value off = LLVM::ICmpOp::create(
-        b, loc, LLVM::ICmpPredicate::eq,
-        LLVM::CallOp::create(b, loc, recording, ValueRange{c}).getResult(),
-        cst(b, i32, 0));
+    Value on =
+        LLVM::CallOp::create(b, loc, recording, ValueRange{c}).getResult();
+    Value off = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, on,
+                                     cst(b, i32, 0));
     returnIf(b, off, [&](OpBuilder &tb) { return cst(tb, i32, kOk); });
     Type st = tapeArgsType(kfn, k);
     OpBuilder eb = OpBuilder::atBlockBegin(&fn.getBody().front());
@@ -673,15 +673,16 @@ void Generator::genField(const FieldDesc &f) {
         return LLVM::GEPOp::create(b, loc, ptrTy, ndTy, arr, idx);
       };
       LLVM::StoreOp::create(b, loc, data, fieldPtr({0, abi::kNDData}));
-      LLVM::StoreOp::create(b, loc, cst(b, i32, rank + 1),
-                            fieldPtr({0, abi::kNDRank}));
+      Value rankC = cst(b, i32, rank + 1);
+      LLVM::StoreOp::create(b, loc, rankC, fieldPtr({0, abi::kNDRank}));
       for (unsigned d = 0; d < TC_NDARRAY_MAX_DIMS; ++d) {
         int64_t e = d < rank ? f.shape[d] : d == rank ? int64_t(ncomp) : 0;
-        LLVM::StoreOp::create(b, loc, cst(b, i64, e),
+        Value extent = cst(b, i64, e);
+        LLVM::StoreOp::create(b, loc, extent,
                               fieldPtr({0, abi::kNDShape, int32_t(d)}));
       }
-      LLVM::StoreOp::create(b, loc, cst(b, i32, iface::tcDTypeValue(T)),
-                            fieldPtr({0, abi::kNDDType}));
+      Value dtype = cst(b, i32, iface::tcDTypeValue(T));
+      LLVM::StoreOp::create(b, loc, dtype, fieldPtr({0, abi::kNDDType}));
       LLVM::CallOp::create(b, loc, k, ValueRange{c, arr});
       LLVM::ReturnOp::create(b, loc, takeStatus(b, c));
     }
@@ -718,17 +719,17 @@ void Generator::genField(const FieldDesc &f) {
         return LLVM::GEPOp::create(b, loc, ptrTy, ndTy, arr, idx);
       };
       LLVM::StoreOp::create(b, loc, data, fieldPtr({0, abi::kNDData}));
-      LLVM::StoreOp::create(b, loc, cst(b, i32, wrank),
-                            fieldPtr({0, abi::kNDRank}));
+      Value rankC = cst(b, i32, wrank);
+      LLVM::StoreOp::create(b, loc, rankC, fieldPtr({0, abi::kNDRank}));
       for (unsigned d = 0; d < TC_NDARRAY_MAX_DIMS; ++d) {
         int64_t e = d < f.wordShape.size() ? f.wordShape[d] : d == 0 ? 1 : 0;
-        LLVM::StoreOp::create(b, loc, cst(b, i64, e),
+        Value extent = cst(b, i64, e);
+        LLVM::StoreOp::create(b, loc, extent,
                               fieldPtr({0, abi::kNDShape, int32_t(d)}));
       }
-      LLVM::StoreOp::create(
-          b, loc,
-          cst(b, i32, iface::tcDTypeValue("u" + std::to_string(f.wordBits))),
-          fieldPtr({0, abi::kNDDType}));
+      Value dtype =
+          cst(b, i32, iface::tcDTypeValue("u" + std::to_string(f.wordBits)));
+      LLVM::StoreOp::create(b, loc, dtype, fieldPtr({0, abi::kNDDType}));
       LLVM::CallOp::create(b, loc, k, ValueRange{c, arr});
       LLVM::ReturnOp::create(b, loc, takeStatus(b, c));
     }

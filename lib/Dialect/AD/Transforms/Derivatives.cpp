@@ -19,7 +19,9 @@ using namespace tic;
 
 namespace {
 
-/// Arithmetic on adjoints at one location.
+/// Arithmetic on adjoints at one location. Calls that emit ops are
+/// sequenced (statements, not sibling call arguments): the IR's order must
+/// not depend on the C++ compiler.
 struct Emitter {
   OpBuilder &b;
   Location loc;
@@ -140,12 +142,16 @@ ad::LocalAdjoint ad::emitLocalAdjoint(Operation *op, Value g, OpBuilder &b,
           })
           .Case<math::RsqrtOp>([&](auto) { // -g r^3 / 2
             give(0, [&] {
-              return e.mul(e.mul(g, e.c(-0.5)), e.mul(r, e.mul(r, r)));
+              Value h = e.mul(g, e.c(-0.5));
+              return e.mul(h, e.mul(r, e.mul(r, r)));
             });
             return true;
           })
           .Case<math::CbrtOp>([&](auto) { // g / (3 r^2)
-            give(0, [&] { return e.div(g, e.mul(e.c(3.0), e.mul(r, r))); });
+            give(0, [&] {
+              Value three = e.c(3.0);
+              return e.div(g, e.mul(three, e.mul(r, r)));
+            });
             return true;
           })
           .Case<math::SinOp>([&](auto) {
@@ -162,11 +168,17 @@ ad::LocalAdjoint ad::emitLocalAdjoint(Operation *op, Value g, OpBuilder &b,
             return true;
           })
           .Case<math::TanOp>([&](auto) { // g (1 + r^2)
-            give(0, [&] { return e.mul(g, e.add(e.c(1.0), e.mul(r, r))); });
+            give(0, [&] {
+              Value one = e.c(1.0);
+              return e.mul(g, e.add(one, e.mul(r, r)));
+            });
             return true;
           })
           .Case<math::TanhOp>([&](auto) { // g (1 - r^2)
-            give(0, [&] { return e.mul(g, e.sub(e.c(1.0), e.mul(r, r))); });
+            give(0, [&] {
+              Value one = e.c(1.0);
+              return e.mul(g, e.sub(one, e.mul(r, r)));
+            });
             return true;
           })
           .Case<math::SinhOp>([&](auto) {
@@ -183,28 +195,33 @@ ad::LocalAdjoint ad::emitLocalAdjoint(Operation *op, Value g, OpBuilder &b,
           })
           .Case<math::AsinOp>([&](auto) { // g / sqrt(1 - a^2)
             give(0, [&] {
-              Value s = math::SqrtOp::create(
-                  b, e.loc, e.sub(e.c(1.0), e.mul(x(0), x(0))));
+              Value one = e.c(1.0);
+              Value s =
+                  math::SqrtOp::create(b, e.loc, e.sub(one, e.mul(x(0), x(0))));
               return e.div(g, s);
             });
             return true;
           })
           .Case<math::AcosOp>([&](auto) { // -g / sqrt(1 - a^2)
             give(0, [&] {
-              Value s = math::SqrtOp::create(
-                  b, e.loc, e.sub(e.c(1.0), e.mul(x(0), x(0))));
+              Value one = e.c(1.0);
+              Value s =
+                  math::SqrtOp::create(b, e.loc, e.sub(one, e.mul(x(0), x(0))));
               return e.neg(e.div(g, s));
             });
             return true;
           })
           .Case<math::AtanOp>([&](auto) { // g / (1 + a^2)
-            give(0,
-                 [&] { return e.div(g, e.add(e.c(1.0), e.mul(x(0), x(0)))); });
+            give(0, [&] {
+              Value one = e.c(1.0);
+              return e.div(g, e.add(one, e.mul(x(0), x(0))));
+            });
             return true;
           })
           .Case<math::Atan2Op>([&](auto) { // atan2(y, x)
             Value y0 = x(0), x1 = x(1);
-            Value den = e.add(e.mul(x1, x1), e.mul(y0, y0));
+            Value x1Sq = e.mul(x1, x1);
+            Value den = e.add(x1Sq, e.mul(y0, y0));
             give(0, [&] { return e.div(e.mul(g, x1), den); });
             give(1, [&] { return e.neg(e.div(e.mul(g, y0), den)); });
             return true;
@@ -214,7 +231,10 @@ ad::LocalAdjoint ad::emitLocalAdjoint(Operation *op, Value g, OpBuilder &b,
             return true;
           })
           .Case<math::Exp2Op>([&](auto) {
-            give(0, [&] { return e.mul(e.mul(g, r), e.c(M_LN2)); });
+            give(0, [&] {
+              Value gr = e.mul(g, r);
+              return e.mul(gr, e.c(M_LN2));
+            });
             return true;
           })
           .Case<math::ExpM1Op>([&](auto) {
@@ -244,8 +264,8 @@ ad::LocalAdjoint ad::emitLocalAdjoint(Operation *op, Value g, OpBuilder &b,
               return e.mul(e.mul(g, x(1)), d);
             });
             give(1, [&] {
-              return e.mul(e.mul(g, r),
-                           math::LogOp::create(b, e.loc, x(0)).getResult());
+              Value gr = e.mul(g, r);
+              return e.mul(gr, math::LogOp::create(b, e.loc, x(0)).getResult());
             });
             return true;
           })

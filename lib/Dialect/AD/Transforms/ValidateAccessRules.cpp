@@ -115,9 +115,8 @@ struct ValidateAccessRulesPass
           lin = arith::AddIOp::create(
               b, loc, arith::MulIOp::create(b, loc, lin, c(e)), i);
         }
-        lin = arith::AddIOp::create(
-            b, loc, arith::MulIOp::create(b, loc, lin, c(space.components)),
-            c(comp));
+        lin = arith::MulIOp::create(b, loc, lin, c(space.components));
+        lin = arith::AddIOp::create(b, loc, lin, c(comp));
         ad::RecordAccessOp::create(b, loc, b.getStringAttr(kind), field, lin,
                                    b.getI64IntegerAttr(space.count()),
                                    k.getSymNameAttr());

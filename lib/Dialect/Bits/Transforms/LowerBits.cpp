@@ -119,9 +119,10 @@ struct EncodeFixedLowering : OpRewritePattern<EncodeFixedOp> {
       // A power of two: q = a / s is exact, and so is its fraction.
       Value q = arith::MulFOp::create(r, loc, a, fc(1.0 / scale));
       Value t = math::FloorOp::create(r, loc, q);
+      Value frac = arith::SubFOp::create(r, loc, q, t);
+      Value half = fc(0.5);
       Value up =
-          arith::CmpFOp::create(r, loc, arith::CmpFPredicate::OGE,
-                                arith::SubFOp::create(r, loc, q, t), fc(0.5));
+          arith::CmpFOp::create(r, loc, arith::CmpFPredicate::OGE, frac, half);
       n = arith::SelectOp::create(r, loc, up,
                                   arith::AddFOp::create(r, loc, t, fc(1.0)), t);
     } else {
@@ -131,8 +132,9 @@ struct EncodeFixedLowering : OpRewritePattern<EncodeFixedOp> {
       Value t = math::FloorOp::create(
           r, loc, arith::DivFOp::create(r, loc, a, fc(scale)));
       Value mid = arith::AddFOp::create(r, loc, t, fc(0.5));
-      Value d = math::FmaOp::create(r, loc, arith::NegFOp::create(r, loc, mid),
-                                    fc(scale), a);
+      Value negMid = arith::NegFOp::create(r, loc, mid);
+      Value s = fc(scale);
+      Value d = math::FmaOp::create(r, loc, negMid, s, a);
       Value up =
           arith::CmpFOp::create(r, loc, arith::CmpFPredicate::OGE, d, fc(0.0));
       n = arith::SelectOp::create(r, loc, up,
@@ -185,11 +187,10 @@ struct EncodeFloatLowering : OpRewritePattern<EncodeFloatOp> {
     // digits moves into the exponent.
     if (d < 23)
       bits = arith::AddIOp::create(r, loc, bits, c(int64_t(1) << (22 - d)));
-    Value e32 = arith::AndIOp::create(
-        r, loc, arith::ShRSIOp::create(r, loc, bits, c(23)), c(0xff));
-    Value digits = arith::AndIOp::create(
-        r, loc, arith::ShRSIOp::create(r, loc, bits, c(23 - d)),
-        c((int64_t(1) << d) - 1));
+    Value e32 = arith::ShRSIOp::create(r, loc, bits, c(23));
+    e32 = arith::AndIOp::create(r, loc, e32, c(0xff));
+    Value digits = arith::ShRSIOp::create(r, loc, bits, c(23 - d));
+    digits = arith::AndIOp::create(r, loc, digits, c((int64_t(1) << d) - 1));
     if (op.getIsSigned()) {
       Value sign = arith::AndIOp::create(r, loc, bits, c(0x80000000ll));
       digits = arith::OrIOp::create(
@@ -198,10 +199,11 @@ struct EncodeFloatLowering : OpRewritePattern<EncodeFloatOp> {
     // Re-bias a nonzero exponent; below the smallest normal: 0.
     Value nonzero =
         arith::CmpIOp::create(r, loc, arith::CmpIPredicate::ne, e32, c(0));
-    Value offset = arith::SelectOp::create(
-        r, loc, nonzero, c(exponentOffset(op.getExp())), c(0));
-    Value stored = arith::MaxSIOp::create(
-        r, loc, arith::SubIOp::create(r, loc, e32, offset), c(0));
+    Value offsetC = c(exponentOffset(op.getExp()));
+    Value zeroC = c(0);
+    Value offset = arith::SelectOp::create(r, loc, nonzero, offsetC, zeroC);
+    Value stored = arith::SubIOp::create(r, loc, e32, offset);
+    stored = arith::MaxSIOp::create(r, loc, stored, c(0));
     // A stored exponent of 0 means zero: its digits are 0 (flush to zero).
     Value keep =
         arith::CmpIOp::create(r, loc, arith::CmpIPredicate::ne, stored, c(0));
@@ -230,12 +232,12 @@ struct DecodeFloatLowering : OpRewritePattern<DecodeFloatOp> {
                                          c((int64_t(1) << op.getFrac()) - 1));
     digits = arith::ShLIOp::create(r, loc, digits, c(23 - d));
     Value fraction = arith::AndIOp::create(r, loc, digits, c((1 << 23) - 1));
-    Value exponent = arith::ShLIOp::create(
-        r, loc, arith::AddIOp::create(r, loc, e, offset), c(23));
+    Value exponent = arith::AddIOp::create(r, loc, e, offset);
+    exponent = arith::ShLIOp::create(r, loc, exponent, c(23));
     Value bits = arith::OrIOp::create(r, loc, exponent, fraction);
     if (op.getIsSigned()) {
-      Value sign = arith::ShLIOp::create(
-          r, loc, arith::AndIOp::create(r, loc, digits, c(1 << 23)), c(8));
+      Value sign = arith::AndIOp::create(r, loc, digits, c(1 << 23));
+      sign = arith::ShLIOp::create(r, loc, sign, c(8));
       bits = arith::OrIOp::create(r, loc, bits, sign);
     }
     r.replaceOpWithNewOp<arith::BitcastOp>(op, r.getF32Type(), bits);
@@ -247,9 +249,8 @@ struct DecodeFloatLowering : OpRewritePattern<DecodeFloatOp> {
 Value pow2(PatternRewriter &r, Location loc, Value n32) {
   Type i64 = r.getI64Type();
   Value n = arith::ExtSIOp::create(r, loc, i64, n32);
-  Value bits = arith::ShLIOp::create(
-      r, loc, arith::AddIOp::create(r, loc, n, icst(r, loc, i64, 1023)),
-      icst(r, loc, i64, 52));
+  Value biased = arith::AddIOp::create(r, loc, n, icst(r, loc, i64, 1023));
+  Value bits = arith::ShLIOp::create(r, loc, biased, icst(r, loc, i64, 52));
   return arith::BitcastOp::create(r, loc, r.getF64Type(), bits);
 }
 
@@ -268,8 +269,8 @@ struct EncodeSharedLowering : OpRewritePattern<EncodeSharedOp> {
     for (Value x : op.getInputs()) {
       Value b = arith::BitcastOp::create(r, loc, i32, x);
       bits.push_back(b);
-      Value e = arith::AndIOp::create(
-          r, loc, arith::ShRUIOp::create(r, loc, b, c(23)), c(0xff));
+      Value e = arith::ShRUIOp::create(r, loc, b, c(23));
+      e = arith::AndIOp::create(r, loc, e, c(0xff));
       emax = emax ? Value(arith::MaxUIOp::create(r, loc, emax, e)) : e;
     }
     // Stored: E_max + bias; zero (every digit 0) when not positive.
@@ -316,8 +317,8 @@ struct DecodeSharedLowering : OpRewritePattern<DecodeSharedOp> {
     Value d =
         arith::AndIOp::create(r, loc, op.getDigits(), c((int64_t(1) << p) - 1));
     Value n = arith::SubIOp::create(r, loc, op.getExponent(), c(bias + p - 1));
-    Value v = arith::MulFOp::create(
-        r, loc, arith::SIToFPOp::create(r, loc, f64, d), pow2(r, loc, n));
+    Value df = arith::SIToFPOp::create(r, loc, f64, d);
+    Value v = arith::MulFOp::create(r, loc, df, pow2(r, loc, n));
     Value e0 = arith::CmpIOp::create(r, loc, arith::CmpIPredicate::eq,
                                      op.getExponent(), c(0));
     v = arith::SelectOp::create(
@@ -325,10 +326,10 @@ struct DecodeSharedLowering : OpRewritePattern<DecodeSharedOp> {
         v);
     Value f = arith::TruncFOp::create(r, loc, r.getF32Type(), v);
     if (op.getIsSigned()) {
-      Value neg = arith::CmpIOp::create(
-          r, loc, arith::CmpIPredicate::ne,
-          arith::AndIOp::create(r, loc, op.getDigits(), c(int64_t(1) << p)),
-          c(0));
+      Value sign =
+          arith::AndIOp::create(r, loc, op.getDigits(), c(int64_t(1) << p));
+      Value neg =
+          arith::CmpIOp::create(r, loc, arith::CmpIPredicate::ne, sign, c(0));
       f = arith::SelectOp::create(r, loc, neg, arith::NegFOp::create(r, loc, f),
                                   f);
     }

@@ -283,8 +283,8 @@ private:
     unsigned n = std::max(x.planes.size(), y.planes.size());
     Value eq;
     for (unsigned k = 0; k < n; ++k) {
-      Value same = notW(
-          loc, xorW(loc, orZero(loc, plane(x, k)), orZero(loc, plane(y, k))));
+      Value xk = orZero(loc, plane(x, k)), yk = orZero(loc, plane(y, k));
+      Value same = notW(loc, xorW(loc, xk, yk));
       eq = eq ? andW(loc, eq, same) : same;
     }
     return eq;
@@ -297,8 +297,9 @@ private:
     Value lt = zeroW(loc);
     for (unsigned k = 0; k < n; ++k) {
       Value a = orZero(loc, plane(x, k)), c = orZero(loc, plane(y, k));
-      lt = orW(loc, andW(loc, notW(loc, a), c),
-               andW(loc, notW(loc, xorW(loc, a, c)), lt));
+      Value below = andW(loc, notW(loc, a), c);
+      Value equalBelow = andW(loc, notW(loc, xorW(loc, a, c)), lt);
+      lt = orW(loc, below, equalBelow);
     }
     return lt;
   }
@@ -331,8 +332,9 @@ private:
     if (r == 0)
       return lo;
     Value hi = wordAt(1);
-    return orW(loc, arith::ShRUIOp::create(b, loc, lo, wordc(loc, r)),
-               arith::ShLIOp::create(b, loc, hi, wordc(loc, lanes - r)));
+    Value loPart = arith::ShRUIOp::create(b, loc, lo, wordc(loc, r));
+    Value hiPart = arith::ShLIOp::create(b, loc, hi, wordc(loc, lanes - r));
+    return orW(loc, loPart, hiPart);
   }
 
   /// Indices mapped: uniform ones as they are; the vectorized one (at
@@ -684,10 +686,12 @@ private:
       r.kind = Rep::Vec;
       r.hi = std::max(x->hi, y->hi);
       unsigned n = std::max(x->planes.size(), y->planes.size());
-      for (unsigned k = 0; k < n; ++k)
-        r.planes.push_back(
-            orW(loc, andW(loc, c->planes[0], orZero(loc, plane(*x, k))),
-                andW(loc, notW(loc, c->planes[0]), orZero(loc, plane(*y, k)))));
+      for (unsigned k = 0; k < n; ++k) {
+        Value xk = andW(loc, c->planes[0], orZero(loc, plane(*x, k)));
+        Value notC = notW(loc, c->planes[0]);
+        Value yk = andW(loc, notC, orZero(loc, plane(*y, k)));
+        r.planes.push_back(orW(loc, xk, yk));
+      }
       map[sel.getResult()] = r;
       return success();
     }

@@ -353,8 +353,9 @@ struct BlockLocalPass : tic::impl::BlockLocalBase<BlockLocalPass> {
       outer = loop;
     } else {
       // The root's one cell: one block.
-      auto loop = tc::ParallelForOp::create(b, loc, ValueRange{cst(b, 0)},
-                                            ValueRange{cst(b, 1)});
+      Value lo = cst(b, 0), hi = cst(b, 1);
+      auto loop =
+          tc::ParallelForOp::create(b, loc, ValueRange{lo}, ValueRange{hi});
       if (sf.getSerialize())
         loop.setSerialize(true);
       if (auto v = sf.getParallelizeAttr())
@@ -672,9 +673,9 @@ struct BlockLocalPass : tic::impl::BlockLocalBase<BlockLocalPass> {
         continue;
       footprintLoop(c, [&](OpBuilder &fb, ArrayRef<Value> g, Value inside,
                            Value inBlock, ArrayRef<Value> slot) {
-        Value noted = arith::CmpIOp::create(
-            fb, loc, arith::CmpIPredicate::ne,
-            memref::LoadOp::create(fb, loc, c.touched, slot), zeroOf(fb, i8));
+        Value flag = memref::LoadOp::create(fb, loc, c.touched, slot);
+        Value noted = arith::CmpIOp::create(fb, loc, arith::CmpIPredicate::ne,
+                                            flag, zeroOf(fb, i8));
         Value go =
             inside ? arith::AndIOp::create(fb, loc, inside, noted) : noted;
         auto ifOp = scf::IfOp::create(fb, loc, go, /*withElse=*/false);

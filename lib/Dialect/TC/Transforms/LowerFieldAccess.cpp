@@ -338,10 +338,10 @@ static Value buildNeighbourCell(OpBuilder &b, Location loc,
         pos = arith::AndIOp::create(b, loc, x, cst(extent - 1));
       else { // floor remainder (indices below a hash may be negative)
         Value r = arith::RemSIOp::create(b, loc, x, cst(extent));
-        pos = arith::SelectOp::create(
-            b, loc,
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, r, cst(0)),
-            arith::AddIOp::create(b, loc, r, cst(extent)), r);
+        Value neg =
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, r, cst(0));
+        Value wrapped = arith::AddIOp::create(b, loc, r, cst(extent));
+        pos = arith::SelectOp::create(b, loc, neg, wrapped, r);
       }
       Value p = arith::AddIOp::create(b, loc, pos, cst(k));
       Value ok = k > 0 ? Value(arith::CmpIOp::create(

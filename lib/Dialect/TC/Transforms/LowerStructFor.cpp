@@ -110,8 +110,8 @@ static void splitCell(OpBuilder &ib, Location loc, ArrayRef<Value> cell,
       r = given.front();
       given = given.drop_front();
     } else if (ratio > 1) {
-      auto loop =
-          scf::ForOp::create(ib, loc, cst(ib, 0), cst(ib, ratio), cst(ib, 1));
+      Value lb = cst(ib, 0), ub = cst(ib, ratio), step = cst(ib, 1);
+      auto loop = scf::ForOp::create(ib, loc, lb, ub, step);
       ib.setInsertionPointToStart(loop.getBody());
       r = loop.getInductionVar();
     }
@@ -642,8 +642,8 @@ static tc::ParallelForOp buildCachedHashLoop(
   {
     auto ifStale = scf::IfOp::create(b, loc, stale, false);
     OpBuilder tb = ifStale.getThenBodyBuilder();
-    memref::StoreOp::create(tb, loc, c64(tb, 0), buf,
-                            ValueRange{at(tb, c64(tb, 1))});
+    Value zero = c64(tb, 0);
+    memref::StoreOp::create(tb, loc, zero, buf, ValueRange{at(tb, c64(tb, 1))});
   }
   // The rebuild: every entry (and deep cell in it) when stale.
   Value ub = arith::SelectOp::create(b, loc, stale, n, c32(b, 0));
@@ -961,7 +961,6 @@ static tc::ParallelForOp buildCachedListLoop(
                                decodeCell(rb, loc, l, node.cellIndexShape));
     auto ifActive = scf::IfOp::create(rb, loc, active, false);
     OpBuilder ab = OpBuilder::atBlockBegin(ifActive.thenBlock());
-    // (Sequenced: the IR's order must not depend on the C++ compiler.)
     Value lp = listPtr(ab);
     Value countPtr = field(ab, lp, 8);
     Value one = c32(ab, 1);
@@ -1033,8 +1032,9 @@ static tc::ParallelForOp buildCachedListLoop(
   if (device) {
     // Prepare: one iteration decides (and records at byte 12) whether the
     // list is stale.
-    auto prep = tc::ParallelForOp::create(b, loc, ValueRange{c32(b, 0)},
-                                          ValueRange{c32(b, 1)});
+    Value prepLo = c32(b, 0), prepHi = c32(b, 1);
+    auto prep = tc::ParallelForOp::create(b, loc, ValueRange{prepLo},
+                                          ValueRange{prepHi});
     {
       Block *body = &prep.getBody().front();
       OpBuilder pb = OpBuilder::atBlockEnd(body);
@@ -1054,8 +1054,9 @@ static tc::ParallelForOp buildCachedListLoop(
       LLVM::StoreOp::create(pb, loc, flag, field(pb, list, 12), 4);
       tc::YieldOp::create(pb, loc);
     }
-    auto rebuild = tc::ParallelForOp::create(b, loc, ValueRange{c32(b, 0)},
-                                             ValueRange{c32(b, total)});
+    Value rebuildLo = c32(b, 0), rebuildHi = c32(b, total);
+    auto rebuild = tc::ParallelForOp::create(b, loc, ValueRange{rebuildLo},
+                                             ValueRange{rebuildHi});
     {
       OpBuilder lb = OpBuilder::atBlockEnd(rebuild.createLimitBlock());
       Value flag =
@@ -1087,7 +1088,8 @@ static tc::ParallelForOp buildCachedListLoop(
     Value countPtr = field(tb, list, 8);
     LLVM::StoreOp::create(tb, loc, c32(tb, 0), countPtr, 4);
   }
-  Value ub = arith::SelectOp::create(b, loc, valid, c32(b, 0), c32(b, total));
+  Value none = c32(b, 0), all = c32(b, total);
+  Value ub = arith::SelectOp::create(b, loc, valid, none, all);
   auto rebuild =
       tc::ParallelForOp::create(b, loc, ValueRange{c32(b, 0)}, ValueRange{ub});
   {
