@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
 # Builds tic, its runtime and every test program with AddressSanitizer and
 # UndefinedBehaviorSanitizer in build-sanitize/ and runs the whole test suite
-# there; then, unless --no-fuzz, fuzzes the front end and the code generator
-# for a short campaign (scripts/fuzz.sh, seeded with every .tc file of the
-# repository, the regression inputs included).
+# there; then, unless --no-compare, checks that this clang-built tic emits
+# the same MLIR and LLVM IR as the GCC-built one of build/ (scripts/test.sh's
+# build directory, or TIC_BUILD_DIR; rebuilt first) for every program of the
+# repository (scripts/compare-ir.sh); then, unless --no-fuzz, fuzzes the
+# front end and the code generator for a short campaign (scripts/fuzz.sh,
+# seeded with every .tc file of the repository, the regression inputs
+# included).
 #
-#   scripts/sanitize.sh [--no-fuzz] [--fuzz-seconds N] [ctest arguments...]
+#   scripts/sanitize.sh [--no-fuzz] [--no-compare] [--fuzz-seconds N]
+#                       [ctest arguments...]
 #
 # A sanitizer report fails the run even where a test would have passed over
 # it (a test that expects tic to fail, a harness that hides tic's stderr):
@@ -19,11 +24,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 FUZZ=1
+COMPARE=1
 FUZZ_SECONDS=60
 CTEST_ARGS=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --no-fuzz) FUZZ=0 ;;
+    --no-compare) COMPARE=0 ;;
     --fuzz-seconds) FUZZ_SECONDS=$2; shift ;;
     *) CTEST_ARGS+=("$1") ;;
   esac
@@ -65,6 +72,24 @@ export LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp${LSAN_OPTIONS:+:$LSAN_O
 status=0
 ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$JOBS" "${CTEST_ARGS[@]}" ||
   status=1
+
+# tic's output must not depend on the compiler that built it (two arguments
+# of one call that both create ops come out in an order of the compiler's
+# choosing; docs/architecture.md, "Conventions").
+if [ $COMPARE -eq 1 ]; then
+  OTHER_DIR=${TIC_BUILD_DIR:-build}
+  if [ -f "$OTHER_DIR/CMakeCache.txt" ]; then
+    cmake --build "$OTHER_DIR" --target tic -j "$JOBS"
+    echo "sanitize.sh: comparing the IR of $(grep -m1 '^CMAKE_CXX_COMPILER:' \
+      "$OTHER_DIR/CMakeCache.txt" | cut -d= -f2)'s tic ($OTHER_DIR) with" \
+      "clang's ($BUILD_DIR)"
+    TIC_JOBS=$JOBS bash scripts/compare-ir.sh "$OTHER_DIR/bin/tic" \
+      "$BUILD_DIR/bin/tic" || status=1
+  else
+    echo "sanitize.sh: no $OTHER_DIR/ (scripts/test.sh builds it): tic's" \
+      "output not compared with another compiler's build"
+  fi
+fi
 
 if [ -n "$(ls -A "$REPORTS")" ]; then
   echo "sanitize.sh: sanitizer reports in $REPORTS:" >&2
