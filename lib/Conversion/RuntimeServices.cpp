@@ -75,23 +75,21 @@ struct RandomLowering : ServicePattern<tc::RandomOp> {
   }
 };
 
-struct NumThreadsLowering : ServicePattern<tc::NumThreadsOp> {
-  using ServicePattern::ServicePattern;
-  LogicalResult lower(tc::NumThreadsOp op, OpAdaptor, const FunctionEnv &env,
+/// An op without operands whose value the target gives: `Query`.
+template <typename Op, Value (TargetInfo::*Query)(OpBuilder &, Location,
+                                                  const FunctionEnv &) const>
+struct QueryLowering : ServicePattern<Op> {
+  using ServicePattern<Op>::ServicePattern;
+  using typename ServicePattern<Op>::OpAdaptor;
+  LogicalResult lower(Op op, OpAdaptor, const FunctionEnv &env,
                       ConversionPatternRewriter &rewriter) const override {
-    return replaceOrReject(op, target.numThreads(rewriter, op.getLoc(), env),
-                           rewriter);
+    return this->replaceOrReject(
+        op, (this->target.*Query)(rewriter, op.getLoc(), env), rewriter);
   }
 };
-
-struct OnDeviceLowering : ServicePattern<tc::OnDeviceOp> {
-  using ServicePattern::ServicePattern;
-  LogicalResult lower(tc::OnDeviceOp op, OpAdaptor, const FunctionEnv &env,
-                      ConversionPatternRewriter &rewriter) const override {
-    return replaceOrReject(op, target.onDevice(rewriter, op.getLoc(), env),
-                           rewriter);
-  }
-};
+using NumThreadsLowering =
+    QueryLowering<tc::NumThreadsOp, &TargetInfo::numThreads>;
+using OnDeviceLowering = QueryLowering<tc::OnDeviceOp, &TargetInfo::onDevice>;
 
 struct ThreadIndexLowering : ServicePattern<tc::ThreadIndexOp> {
   using ServicePattern::ServicePattern;
