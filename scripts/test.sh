@@ -4,8 +4,10 @@
 # Installs the system packages first when any is missing (Debian 12).
 #
 #   scripts/test.sh              the suite (what CI runs)
-#   scripts/test.sh --sanitize   then the suite again under ASan + UBSan and a
-#                                short fuzzing campaign (scripts/sanitize.sh)
+#   scripts/test.sh --sanitize   then the suite again under ASan + UBSan, the
+#                                comparison of that clang build's IR with this
+#                                build's, and a short fuzzing campaign
+#                                (scripts/sanitize.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
