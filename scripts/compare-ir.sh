@@ -10,6 +10,9 @@
 #
 #   scripts/compare-ir.sh TIC_A TIC_B [--keep DIR]
 #
+# --keep DIR keeps the outputs (NAME.TARGET.EMIT.a and .b, and their
+# diagnostics) in a new directory inside DIR, for diff.
+#
 # Environment: TIC_JOBS (parallelism, default: all cores).
 # Exit status 1, with the differing outputs named, when any differs.
 set -euo pipefail
@@ -23,8 +26,11 @@ TIC_A=$1
 TIC_B=$2
 shift 2
 KEEP=
-if [ "${1:-}" = --keep ]; then
+if [ $# -eq 2 ] && [ "$1" = --keep ] && [ -n "$2" ]; then
   KEEP=$2
+elif [ $# -ne 0 ]; then
+  echo "usage: scripts/compare-ir.sh TIC_A TIC_B [--keep DIR]" >&2
+  exit 2
 fi
 for t in "$TIC_A" "$TIC_B"; do
   if [ ! -x "$t" ]; then
@@ -33,10 +39,15 @@ for t in "$TIC_A" "$TIC_B"; do
   fi
 done
 
-WORK=${KEEP:-$(mktemp -d)}
-rm -rf "$WORK"
-mkdir -p "$WORK"
-[ -n "$KEEP" ] || trap 'rm -rf "$WORK"' EXIT
+# The outputs go to a new directory (inside DIR with --keep: nothing there
+# is overwritten or removed).
+if [ -n "$KEEP" ]; then
+  mkdir -p "$KEEP"
+  WORK=$(mktemp -d "$KEEP/compare-ir.XXXXXX")
+else
+  WORK=$(mktemp -d)
+  trap 'rm -rf "$WORK"' EXIT
+fi
 
 # One program: both builds, both targets, both outputs; prints a line per
 # output that differs. Programs meant to fail (or that need a toolkit this
@@ -71,7 +82,7 @@ if [ -s "$WORK/differ" ]; then
   echo "compare-ir.sh: $(wc -l <"$WORK/differ") outputs of $modules programs" \
     "differ between $TIC_A and $TIC_B:" >&2
   sort "$WORK/differ" | sed 's/^/  /' >&2
-  [ -z "$KEEP" ] || echo "outputs kept in $KEEP" >&2
+  [ -z "$KEEP" ] || echo "outputs kept in $WORK" >&2
   exit 1
 fi
 echo "compare-ir.sh: $modules programs, host and host,cuda, MLIR and LLVM" \
